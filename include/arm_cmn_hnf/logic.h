@@ -36,6 +36,8 @@
 #define CMN_HNF_DTM_COUNTERS		4
 #define CMN_HNF_HNF_SLOTS		4
 #define CMN_HNF_DTC_COUNTERS		8
+/* Discovery refuses an XP with more child pointers than this */
+#define CMN_HNF_MAX_XP_CHILDREN		16
 
 /* pmu_occup1_id values */
 enum cmn_hnf_occup {
@@ -63,7 +65,12 @@ struct cmn_hnf_evsel {
 	u16 nodeid;
 };
 
-/* Decode attr.config; -EINVAL for anything outside the ABI. */
+/*
+ * Decode attr.config; -EINVAL for anything outside the ABI: reserved bits,
+ * an unknown type, eventid outside 1..0x1f, occupid above 4 or non-zero on
+ * an event other than 0x0f, a non-zero nodeid without bynodeid, or any
+ * field but type on the cycle counter.
+ */
 int cmn_hnf_decode_config(u64 config, struct cmn_hnf_evsel *sel);
 
 /* The HN-F's pmu_event_sel word from four slot event ids and the filter. */
@@ -134,7 +141,10 @@ typedef u64 (*cmn_hnf_read64_fn)(void *ctx, u32 offset);
 /*
  * Walk the configuration tree from the CFG node at @root. Every read stays
  * inside @size; on a broken tree, returns -ENODEV and leaves one line in
- * @why explaining what is wrong and where.
+ * @why explaining what is wrong and where (-ENOMEM if the scratch bitmap
+ * cannot be allocated). topo->part is CMN_PART_CMN600 for CMN-600AE too;
+ * topo->xp[] is in the CFG node's child order; an HN-F's xp is the XP it
+ * was found under, even when its node id names another XP.
  */
 int cmn_hnf_discover(cmn_hnf_read64_fn read, void *ctx, u64 size, u32 root,
 		     struct cmn_hnf_topology *topo, char *why, size_t why_len);
@@ -168,7 +178,12 @@ struct cmn_hnf_grant {
 	u8 slot[CMN_HNF_MAX_HNFS];
 };
 
-/* 0 and the grant, or -ENOSPC with @state unchanged. */
+/*
+ * 0 and the grant, or -ENOSPC with @state unchanged (-EINVAL if req->hnf is
+ * not an index in topo->hnf[]). grant->dtm_ctr[h] and grant->slot[h] are
+ * set for every HN-F h taking part and need not be equal; grant->global is
+ * claimed on every DTC. A cycles request only claims the cycle counter.
+ */
 int cmn_hnf_alloc(struct cmn_hnf_alloc_state *state,
 		  const struct cmn_hnf_topology *topo,
 		  const struct cmn_hnf_request *req, struct cmn_hnf_grant *grant);

@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure logic of the CMN-600 HN-F PMU driver: perf config decoding, register
+ * word composition, the discovery walk over a reader callback, counter
+ * allocation and counter arithmetic. No MMIO and no perf structures here;
+ * hw.c and pmu.c move values between these functions and the hardware.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include <kunit/visibility.h>
+
+#include <arm_cmn_hnf/logic.h>
+
+/* ------------------------------------------------------------------------ */
+/* The perf ABI                                                             */
+
+#define CMN_HNF_CONFIG_VALID	(CMN_HNF_CONFIG_EVENTID | CMN_HNF_CONFIG_OCCUPID | \
+				 CMN_HNF_CONFIG_BYNODEID | CMN_HNF_CONFIG_NODEID | \
+				 CMN_HNF_CONFIG_TYPE)
+
+int cmn_hnf_decode_config(u64 config, struct cmn_hnf_evsel *sel)
+{
+	u64 eventid = FIELD_GET(CMN_HNF_CONFIG_EVENTID, config);
+	u64 occupid = FIELD_GET(CMN_HNF_CONFIG_OCCUPID, config);
+	u64 type = FIELD_GET(CMN_HNF_CONFIG_TYPE, config);
+	bool bynodeid = config & CMN_HNF_CONFIG_BYNODEID;
+	u64 nodeid = FIELD_GET(CMN_HNF_CONFIG_NODEID, config);
+
+	memset(sel, 0, sizeof(*sel));
+	if (config & ~CMN_HNF_CONFIG_VALID)
+		return -EINVAL;
+
+	if (type == CMN_HNF_TYPE_DTC) {
+		/* The cycle counter takes no other field */
+		if (eventid || occupid || bynodeid || nodeid)
+			return -EINVAL;
+		sel->cycles = true;
+		return 0;
+	}
+	if (type != CMN_HNF_TYPE_DEFAULT && type != CMN_HNF_TYPE_HNF)
+		return -EINVAL;
+
+	if (eventid < 1 || eventid > CMN_HNF_EVENT_MAX)
+		return -EINVAL;
+	if (occupid >= CMN_HNF_OCCUP_NR)
+		return -EINVAL;
+	if (occupid && eventid != CMN_HNF_EVENT_OCCUPANCY)
+		return -EINVAL;
+	/* A node id without bynodeid would silently count every HN-F */
+	if (nodeid && !bynodeid)
+		return -EINVAL;
+
+	sel->eventid = eventid;
+	sel->occupid = occupid;
+	sel->bynodeid = bynodeid;
+	sel->nodeid = nodeid;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_decode_config);
+
+/* ------------------------------------------------------------------------ */
+/* Register words                                                           */
+
+u64 cmn_hnf_encode_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid)
+{
+	return FIELD_PREP(CMN_HNF_PMU_EVENT0_ID, ev[0]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT1_ID, ev[1]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT2_ID, ev[2]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT3_ID, ev[3]) |
+	       FIELD_PREP(CMN_HNF_PMU_OCCUP1_ID, occupid);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_encode_event_sel);
+
+u64 cmn_hnf_encode_dtm_config(const struct cmn_hnf_dtm_cfg *cfg)
+{
+	u64 val = CMN_DTM_PMU_CONFIG_PMU_EN |
+		  FIELD_PREP(CMN_DTM_PMU_CONFIG_PAIRED, cfg->paired);
+	unsigned int n;
+
+	/* Per-counter fields: the counter 0 field, shifted by the stride */
+	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++) {
+		val |= FIELD_PREP(CMN_DTM_PMU_CONFIG_GLOBAL_NUM0, cfg->global_num[n]) <<
+		       (n * CMN_DTM_PMU_CONFIG_GLOBAL_NUM_STRIDE);
+		val |= FIELD_PREP(CMN_DTM_PMU_CONFIG_INPUT_SEL0, cfg->input_sel[n]) <<
+		       (n * CMN_DTM_PMU_CONFIG_INPUT_SEL_STRIDE);
+	}
+	return val;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_encode_dtm_config);
+
+u8 cmn_hnf_dtm_input_sel(u8 port, u8 dev, u8 slot)
+{
+	return CMN_DTM_INPUT_DEVICE_BASE + port * CMN_DTM_INPUT_PORT_STRIDE +
+	       dev * CMN_DTM_INPUT_DEV_STRIDE + slot;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_dtm_input_sel);
+
+/* ------------------------------------------------------------------------ */
+/* Node ids                                                                 */
+
+#define CMN_NID_DEV		GENMASK(1, 0)
+#define CMN_NID_PORT		BIT(2)
+#define CMN_NID_Y_SHIFT		3
+
+unsigned int cmn_hnf_coord_bits(u8 mesh_x, u8 mesh_y)
+{
+	return (mesh_x <= 4 && mesh_y <= 4) ? 2 : 3;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_coord_bits);
+
+struct cmn_hnf_nid cmn_hnf_decode_nodeid(u16 id, unsigned int coord_bits)
+{
+	unsigned int mask = BIT(coord_bits) - 1;
+	struct cmn_hnf_nid nid = {
+		.dev = FIELD_GET(CMN_NID_DEV, id),
+		.port = FIELD_GET(CMN_NID_PORT, id),
+		.y = (id >> CMN_NID_Y_SHIFT) & mask,
+		.x = (id >> (CMN_NID_Y_SHIFT + coord_bits)) & mask,
+	};
+
+	return nid;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_decode_nodeid);
+
+u16 cmn_hnf_encode_nodeid(struct cmn_hnf_nid nid, unsigned int coord_bits)
+{
+	unsigned int mask = BIT(coord_bits) - 1;
+
+	return (nid.x & mask) << (CMN_NID_Y_SHIFT + coord_bits) |
+	       (nid.y & mask) << CMN_NID_Y_SHIFT |
+	       FIELD_PREP(CMN_NID_PORT, nid.port) |
+	       FIELD_PREP(CMN_NID_DEV, nid.dev);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_encode_nodeid);
+
+/* ------------------------------------------------------------------------ */
+/* Discovery                                                                */
+
+/*
+ * The walk is two levels deep by construction (CFG -> XPs -> device nodes),
+ * so a loop in the pointers cannot make it run forever; the visited bitmap
+ * (one bit per 16 KiB block) rejects a tree that reaches a node twice, which
+ * would otherwise count an HN-F twice. Child pointers carry 28 address bits.
+ */
+#define CMN_HNF_WALK_SPAN	(CMN_CHILD_PTR_ADDR + 1)
+#define CMN_HNF_WALK_BLOCKS	(CMN_HNF_WALK_SPAN / CMN_NODE_SIZE)
+
+struct cmn_hnf_walk {
+	cmn_hnf_read64_fn read;
+	void *ctx;
+	u64 size;
+	struct cmn_hnf_topology *topo;
+	char *why;
+	size_t why_len;
+	u32 root;
+	unsigned long *visited;
+	bool warned_mismatch;
+};
+
+static __printf(2, 3) int cmn_hnf_walk_fail(struct cmn_hnf_walk *w,
+					    const char *fmt, ...)
+{
+	va_list args;
+
+	if (w->why && w->why_len) {
+		va_start(args, fmt);
+		vsnprintf(w->why, w->why_len, fmt, args);
+		va_end(args);
+	}
+	return -ENODEV;
+}
+
+/* Only called with offsets checked by cmn_hnf_walk_block() */
+static u64 cmn_hnf_walk_read(struct cmn_hnf_walk *w, u32 node, u32 reg)
+{
+	return w->read(w->ctx, node + reg);
+}
+
+/* Is @offset the start of a 16 KiB block inside the region, not seen before? */
+static int cmn_hnf_walk_block(struct cmn_hnf_walk *w, u32 offset, const char *what)
+{
+	if (offset & (CMN_NODE_SIZE - 1))
+		return cmn_hnf_walk_fail(w, "%s at 0x%x: not on a 16 KiB boundary",
+					 what, offset);
+	if ((u64)offset + CMN_NODE_SIZE > w->size || offset >= CMN_HNF_WALK_SPAN)
+		return cmn_hnf_walk_fail(w, "%s at 0x%x: outside the 0x%llx-byte region",
+					 what, offset, w->size);
+	if (__test_and_set_bit(offset / CMN_NODE_SIZE, w->visited))
+		return cmn_hnf_walk_fail(w, "%s at 0x%x: node reached twice (pointer loop?)",
+					 what, offset);
+	return 0;
+}
+
+/*
+ * Read a node's child_info and check that its pointer array fits in the
+ * node's block; returns the number of children or a negative errno.
+ */
+static int cmn_hnf_walk_children(struct cmn_hnf_walk *w, u32 node,
+				 unsigned int max, const char *what, u32 *ptrs)
+{
+	u64 info = cmn_hnf_walk_read(w, node, CMN_CHILD_INFO);
+	u32 count = FIELD_GET(CMN_CHILD_INFO_COUNT, info);
+	u32 ptr_off = FIELD_GET(CMN_CHILD_INFO_PTR_OFFSET, info);
+
+	if (count > max)
+		return cmn_hnf_walk_fail(w, "%s at 0x%x: child count %u exceeds the limit of %u",
+					 what, node, count, max);
+	if (ptr_off & (CMN_CHILD_PTR_STRIDE - 1) || ptr_off < CMN_CHILD_INFO + 8 ||
+	    ptr_off + count * CMN_CHILD_PTR_STRIDE > CMN_NODE_SIZE)
+		return cmn_hnf_walk_fail(w,
+					 "%s at 0x%x: child pointer array at +0x%x (%u entries) is outside the node",
+					 what, node, ptr_off, count);
+	*ptrs = node + ptr_off;
+	return count;
+}
+
+static int cmn_hnf_walk_device(struct cmn_hnf_walk *w, unsigned int xp, u32 offset)
+{
+	struct cmn_hnf_topology *topo = w->topo;
+	u64 info = cmn_hnf_walk_read(w, offset, CMN_NODE_INFO);
+	u16 type = FIELD_GET(CMN_NODE_INFO_TYPE, info);
+	struct cmn_hnf_node_desc *node;
+	struct cmn_hnf_nid nid;
+
+	switch (type) {
+	case CMN_TYPE_HNF:
+		if (topo->num_hnfs >= CMN_HNF_MAX_HNFS)
+			return cmn_hnf_walk_fail(w, "HN-F at 0x%x: more than %u HN-Fs",
+						 offset, CMN_HNF_MAX_HNFS);
+		node = &topo->hnf[topo->num_hnfs++];
+		break;
+	case CMN_TYPE_DTC:
+		if (topo->num_dtcs >= CMN_HNF_MAX_DTCS)
+			return cmn_hnf_walk_fail(w, "DTC at 0x%x: more than %u DTCs",
+						 offset, CMN_HNF_MAX_DTCS);
+		node = &topo->dtc[topo->num_dtcs++];
+		break;
+	case CMN_TYPE_CFG:
+	case CMN_TYPE_XP:
+		return cmn_hnf_walk_fail(w,
+					 "device node at 0x%x under XP at 0x%x has type 0x%x (%s)",
+					 offset, topo->xp[xp].offset, type,
+					 type == CMN_TYPE_XP ? "XP" : "CFG");
+	case CMN_TYPE_DVM:
+	case CMN_TYPE_HNI:
+	case CMN_TYPE_SBSX:
+	case CMN_TYPE_RNI:
+	case CMN_TYPE_RND:
+	case CMN_TYPE_RNSAM:
+	case CMN_TYPE_CXRA:
+	case CMN_TYPE_CXHA:
+	case CMN_TYPE_CXLA:
+		return 0;
+	default:
+		pr_debug("node at 0x%x: unknown type 0x%x, skipped\n", offset, type);
+		return 0;
+	}
+
+	/* Port and device do not depend on the coordinate width */
+	nid = cmn_hnf_decode_nodeid(FIELD_GET(CMN_NODE_INFO_ID, info), 2);
+	node->offset = offset;
+	node->node_id = FIELD_GET(CMN_NODE_INFO_ID, info);
+	node->logical_id = FIELD_GET(CMN_NODE_INFO_LOGID, info);
+	node->xp = xp;
+	node->port = nid.port;
+	node->dev = nid.dev;
+	return 0;
+}
+
+static int cmn_hnf_walk_xp(struct cmn_hnf_walk *w, unsigned int xp)
+{
+	struct cmn_hnf_xp_desc *desc = &w->topo->xp[xp];
+	u32 ptrs, offset;
+	int count, i, ret;
+	u64 ptr;
+
+	count = cmn_hnf_walk_children(w, desc->offset, CMN_HNF_MAX_XP_CHILDREN,
+				      "XP", &ptrs);
+	if (count < 0)
+		return count;
+
+	for (i = 0; i < count; i++) {
+		ptr = cmn_hnf_walk_read(w, ptrs, i * CMN_CHILD_PTR_STRIDE);
+		if (ptr & CMN_CHILD_PTR_EXTERNAL)
+			continue;
+		offset = FIELD_GET(CMN_CHILD_PTR_ADDR, ptr);
+		ret = cmn_hnf_walk_block(w, offset, "device node");
+		if (ret)
+			return ret;
+		ret = cmn_hnf_walk_device(w, xp, offset);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int cmn_hnf_walk_cfg(struct cmn_hnf_walk *w, u32 root)
+{
+	struct cmn_hnf_topology *topo = w->topo;
+	u64 info, id01, id23;
+	u32 ptrs, offset;
+	int count, i, p, ret;
+	u16 part;
+	u64 ptr;
+
+	ret = cmn_hnf_walk_block(w, root, "root node");
+	if (ret)
+		return ret;
+	info = cmn_hnf_walk_read(w, root, CMN_NODE_INFO);
+	if (FIELD_GET(CMN_NODE_INFO_TYPE, info) != CMN_TYPE_CFG)
+		return cmn_hnf_walk_fail(w,
+					 "root node at 0x%x has type 0x%llx, not CFG (0x2): wrong root-node offset?",
+					 root, FIELD_GET(CMN_NODE_INFO_TYPE, info));
+
+	id01 = cmn_hnf_walk_read(w, root, CMN_CFG_PERIPH_ID_01);
+	id23 = cmn_hnf_walk_read(w, root, CMN_CFG_PERIPH_ID_23);
+	part = FIELD_GET(CMN_CFG_PERIPH_ID_01_PART_LO, id01) |
+	       FIELD_GET(CMN_CFG_PERIPH_ID_01_PART_HI, id01) << 8;
+	if (part != CMN_PART_CMN600 && part != CMN_PART_CMN600AE)
+		return cmn_hnf_walk_fail(w,
+					 "root node at 0x%x: part number 0x%03x is not CMN-600 (0x434) or CMN-600AE (0x438)",
+					 root, part);
+	/* CMN-600AE is a CMN-600 as far as the PMU is concerned */
+	topo->part = CMN_PART_CMN600;
+	topo->revision = FIELD_GET(CMN_CFG_PERIPH_ID_23_REVISION, id23);
+
+	count = cmn_hnf_walk_children(w, root, CMN_HNF_MAX_XPS, "root node", &ptrs);
+	if (count < 0)
+		return count;
+	if (!count)
+		return cmn_hnf_walk_fail(w, "root node at 0x%x: no XPs", root);
+
+	for (i = 0; i < count; i++) {
+		ptr = cmn_hnf_walk_read(w, ptrs, i * CMN_CHILD_PTR_STRIDE);
+		offset = FIELD_GET(CMN_CHILD_PTR_ADDR, ptr);
+		if (ptr & CMN_CHILD_PTR_EXTERNAL)
+			return cmn_hnf_walk_fail(w,
+						 "root node at 0x%x: child %d (0x%llx) is external, not an XP",
+						 root, i, ptr);
+		ret = cmn_hnf_walk_block(w, offset, "XP");
+		if (ret)
+			return ret;
+		info = cmn_hnf_walk_read(w, offset, CMN_NODE_INFO);
+		if (FIELD_GET(CMN_NODE_INFO_TYPE, info) != CMN_TYPE_XP)
+			return cmn_hnf_walk_fail(w,
+						 "root child %d at 0x%x has type 0x%llx, not XP (0x6)",
+						 i, offset, FIELD_GET(CMN_NODE_INFO_TYPE, info));
+		topo->xp[i].offset = offset;
+		topo->xp[i].node_id = FIELD_GET(CMN_NODE_INFO_ID, info);
+		topo->xp[i].logical_id = FIELD_GET(CMN_NODE_INFO_LOGID, info);
+		for (p = 0; p < CMN_MXP_PORTS; p++) {
+			info = cmn_hnf_walk_read(w, offset, CMN_MXP_PORT_CONNECT_INFO(p));
+			topo->xp[i].port_type[p] = FIELD_GET(CMN_MXP_PORT_CONNECT_INFO_TYPE,
+							     info);
+		}
+		topo->xp[i].dtc = -1;
+		topo->num_xps = i + 1;
+	}
+
+	for (i = 0; i < count; i++) {
+		ret = cmn_hnf_walk_xp(w, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Do the XP node ids, decoded with @b coordinate bits, form a complete
+ * X*Y rectangle with no duplicates, and is @b the width such a mesh uses?
+ */
+static bool cmn_hnf_mesh_fits(const struct cmn_hnf_topology *topo, unsigned int b,
+			      u8 *mesh_x, u8 *mesh_y)
+{
+	u64 seen = 0;
+	unsigned int i, x = 0, y = 0;
+	struct cmn_hnf_nid nid;
+
+	for (i = 0; i < topo->num_xps; i++) {
+		u16 id = topo->xp[i].node_id;
+
+		/* An XP's id has port = dev = 0 and nothing above X */
+		if (id & (BIT(CMN_NID_Y_SHIFT) - 1) || id >> (CMN_NID_Y_SHIFT + 2 * b))
+			return false;
+		nid = cmn_hnf_decode_nodeid(id, b);
+		if (seen & BIT_ULL(nid.x * CMN_HNF_MAX_DIM + nid.y))
+			return false;
+		seen |= BIT_ULL(nid.x * CMN_HNF_MAX_DIM + nid.y);
+		x = max_t(unsigned int, x, nid.x + 1);
+		y = max_t(unsigned int, y, nid.y + 1);
+	}
+	/* No duplicates and X*Y of them: every position is taken */
+	if (x * y != topo->num_xps || cmn_hnf_coord_bits(x, y) != b)
+		return false;
+	*mesh_x = x;
+	*mesh_y = y;
+	return true;
+}
+
+/* XPs carry row-major logical ids: y * X + x */
+static bool cmn_hnf_lids_row_major(const struct cmn_hnf_topology *topo,
+				   unsigned int b, u8 mesh_x)
+{
+	struct cmn_hnf_nid nid;
+	unsigned int i;
+
+	for (i = 0; i < topo->num_xps; i++) {
+		nid = cmn_hnf_decode_nodeid(topo->xp[i].node_id, b);
+		if (topo->xp[i].logical_id != nid.y * mesh_x + nid.x)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The mesh size is not in any CMN-600 register. The XP node ids give it:
+ * decoded with the right coordinate width they fill an X*Y rectangle
+ * exactly once. This needs no trust in the XP logical ids, which only serve
+ * as the tie-break for the two id sets that fit both widths (2x4 vs 1x8 and
+ * 4x4 vs 2x8 have the same XP ids).
+ */
+static int cmn_hnf_walk_mesh(struct cmn_hnf_walk *w)
+{
+	struct cmn_hnf_topology *topo = w->topo;
+	u8 x2, y2, x3, y3;
+	bool fit2, fit3;
+
+	fit2 = cmn_hnf_mesh_fits(topo, 2, &x2, &y2);
+	fit3 = cmn_hnf_mesh_fits(topo, 3, &x3, &y3);
+	if (fit2 && fit3)
+		fit2 = cmn_hnf_lids_row_major(topo, 2, x2) ||
+		       !cmn_hnf_lids_row_major(topo, 3, x3);
+	if (fit2) {
+		topo->coord_bits = 2;
+		topo->mesh_x = x2;
+		topo->mesh_y = y2;
+	} else if (fit3) {
+		topo->coord_bits = 3;
+		topo->mesh_x = x3;
+		topo->mesh_y = y3;
+	} else {
+		return cmn_hnf_walk_fail(w,
+					 "root node at 0x%x: the node ids of its %u XPs do not form a complete mesh",
+					 w->root, topo->num_xps);
+	}
+	return 0;
+}
+
+static int cmn_hnf_cmp_lid(const void *a, const void *b)
+{
+	const struct cmn_hnf_node_desc *na = a, *nb = b;
+
+	return (int)na->logical_id - (int)nb->logical_id;
+}
+
+static int cmn_hnf_walk_finish(struct cmn_hnf_walk *w)
+{
+	struct cmn_hnf_topology *topo = w->topo;
+	struct cmn_hnf_xp_desc *xp;
+	struct cmn_hnf_nid nid;
+	unsigned int i;
+	int ret;
+
+	if (!topo->num_dtcs)
+		return cmn_hnf_walk_fail(w, "root node at 0x%x: no DTC under any of its %u XPs",
+					 w->root, topo->num_xps);
+	if (!topo->num_hnfs)
+		return cmn_hnf_walk_fail(w, "root node at 0x%x: no HN-F under any of its %u XPs",
+					 w->root, topo->num_xps);
+	ret = cmn_hnf_walk_mesh(w);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < topo->num_xps; i++) {
+		xp = &topo->xp[i];
+		nid = cmn_hnf_decode_nodeid(xp->node_id, topo->coord_bits);
+		xp->x = nid.x;
+		xp->y = nid.y;
+	}
+
+	sort(topo->hnf, topo->num_hnfs, sizeof(topo->hnf[0]), cmn_hnf_cmp_lid, NULL);
+	sort(topo->dtc, topo->num_dtcs, sizeof(topo->dtc[0]), cmn_hnf_cmp_lid, NULL);
+
+	/* dtc[i] is DTC domain i and takes interrupt i */
+	for (i = 0; i < topo->num_dtcs; i++) {
+		if (topo->dtc[i].logical_id != i)
+			return cmn_hnf_walk_fail(w,
+						 "DTC at 0x%x: logical id %u, expected %u (DTC ids must be 0..%u)",
+						 topo->dtc[i].offset, topo->dtc[i].logical_id,
+						 i, topo->num_dtcs - 1);
+		topo->xp[topo->dtc[i].xp].dtc = i;
+	}
+
+	/*
+	 * The parent found by the walk decides which DTM counts an HN-F. Some
+	 * CMN-600 parts have been seen with device node ids that do not match
+	 * their XP, so a mismatch is reported, not refused.
+	 */
+	for (i = 0; i < topo->num_hnfs; i++) {
+		xp = &topo->xp[topo->hnf[i].xp];
+		nid = cmn_hnf_decode_nodeid(topo->hnf[i].node_id, topo->coord_bits);
+		if ((nid.x != xp->x || nid.y != xp->y) && !w->warned_mismatch) {
+			pr_info("HN-F at 0x%x: node id 0x%x says XP (%u,%u) but it hangs off XP (%u,%u) at 0x%x; using the latter\n",
+				topo->hnf[i].offset, topo->hnf[i].node_id, nid.x, nid.y,
+				xp->x, xp->y, xp->offset);
+			w->warned_mismatch = true;
+		}
+	}
+	return 0;
+}
+
+int cmn_hnf_discover(cmn_hnf_read64_fn read, void *ctx, u64 size, u32 root,
+		     struct cmn_hnf_topology *topo, char *why, size_t why_len)
+{
+	struct cmn_hnf_walk w = {
+		.read = read,
+		.ctx = ctx,
+		.size = size,
+		.topo = topo,
+		.why = why,
+		.why_len = why_len,
+		.root = root,
+	};
+	int ret;
+
+	memset(topo, 0, sizeof(*topo));
+	if (why && why_len)
+		why[0] = '\0';
+
+	w.visited = bitmap_zalloc(CMN_HNF_WALK_BLOCKS, GFP_KERNEL);
+	if (!w.visited)
+		return -ENOMEM;
+
+	ret = cmn_hnf_walk_cfg(&w, root);
+	if (!ret)
+		ret = cmn_hnf_walk_finish(&w);
+	bitmap_free(w.visited);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_discover);
+
+int cmn_hnf_find_hnf(const struct cmn_hnf_topology *topo, u16 nodeid)
+{
+	unsigned int i;
+
+	for (i = 0; i < topo->num_hnfs; i++)
+		if (topo->hnf[i].node_id == nodeid)
+			return i;
+	return -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_find_hnf);
+
+/* ------------------------------------------------------------------------ */
+/* Counter allocation                                                       */
+
+static bool cmn_hnf_claims_occup(const struct cmn_hnf_request *req)
+{
+	return req->sel.eventid == CMN_HNF_EVENT_OCCUPANCY;
+}
+
+static void cmn_hnf_release_node(struct cmn_hnf_alloc_state *state,
+				 const struct cmn_hnf_topology *topo,
+				 const struct cmn_hnf_request *req,
+				 const struct cmn_hnf_grant *grant, unsigned int h)
+{
+	state->dtm_used[topo->hnf[h].xp] &= ~BIT(grant->dtm_ctr[h]);
+	state->slot_used[h] &= ~BIT(grant->slot[h]);
+	if (cmn_hnf_claims_occup(req) && !--state->occup_refs[h])
+		state->occup_val[h] = 0;
+}
+
+/* Lowest clear bit of @used below @n, or -1 */
+static int cmn_hnf_lowest_free(unsigned long used, unsigned int n)
+{
+	unsigned long free = ~used & (BIT(n) - 1);
+
+	return free ? __ffs(free) : -1;
+}
+
+static int cmn_hnf_claim_node(struct cmn_hnf_alloc_state *state,
+			      const struct cmn_hnf_topology *topo,
+			      const struct cmn_hnf_request *req,
+			      struct cmn_hnf_grant *grant, unsigned int h)
+{
+	unsigned int xp = topo->hnf[h].xp;
+	int ctr, slot;
+
+	ctr = cmn_hnf_lowest_free(state->dtm_used[xp], CMN_HNF_DTM_COUNTERS);
+	slot = cmn_hnf_lowest_free(state->slot_used[h], CMN_HNF_HNF_SLOTS);
+	if (ctr < 0 || slot < 0)
+		return -ENOSPC;
+	if (cmn_hnf_claims_occup(req) && state->occup_refs[h] &&
+	    state->occup_val[h] != req->sel.occupid)
+		return -ENOSPC;
+
+	state->dtm_used[xp] |= BIT(ctr);
+	state->slot_used[h] |= BIT(slot);
+	if (cmn_hnf_claims_occup(req)) {
+		state->occup_val[h] = req->sel.occupid;
+		state->occup_refs[h]++;
+	}
+	grant->dtm_ctr[h] = ctr;
+	grant->slot[h] = slot;
+	return 0;
+}
+
+/* The HN-Fs an event counts on: all of them, or the one it names */
+static void cmn_hnf_req_range(const struct cmn_hnf_topology *topo,
+			      const struct cmn_hnf_request *req,
+			      unsigned int *first, unsigned int *end)
+{
+	if (req->hnf < 0) {
+		*first = 0;
+		*end = topo->num_hnfs;
+	} else {
+		*first = req->hnf;
+		*end = req->hnf + 1;
+	}
+}
+
+int cmn_hnf_alloc(struct cmn_hnf_alloc_state *state,
+		  const struct cmn_hnf_topology *topo,
+		  const struct cmn_hnf_request *req, struct cmn_hnf_grant *grant)
+{
+	unsigned int first, end, h;
+	int global, ret;
+
+	if (req->hnf >= (int)topo->num_hnfs)
+		return -EINVAL;
+	if (req->sel.cycles) {
+		if (state->cycles_used)
+			return -ENOSPC;
+		state->cycles_used = true;
+		return 0;
+	}
+
+	/*
+	 * CMN-600 cannot tell which DTC domain an XP belongs to, so the event
+	 * holds the same global counter on every DTC and sums them all.
+	 */
+	global = cmn_hnf_lowest_free(state->global_used, CMN_HNF_DTC_COUNTERS);
+	if (global < 0)
+		return -ENOSPC;
+
+	cmn_hnf_req_range(topo, req, &first, &end);
+	for (h = first; h < end; h++) {
+		ret = cmn_hnf_claim_node(state, topo, req, grant, h);
+		if (ret) {
+			while (h-- > first)
+				cmn_hnf_release_node(state, topo, req, grant, h);
+			return ret;
+		}
+	}
+	state->global_used |= BIT(global);
+	grant->global = global;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_alloc);
+
+void cmn_hnf_free(struct cmn_hnf_alloc_state *state,
+		  const struct cmn_hnf_topology *topo,
+		  const struct cmn_hnf_request *req,
+		  const struct cmn_hnf_grant *grant)
+{
+	unsigned int first, end, h;
+
+	if (req->sel.cycles) {
+		state->cycles_used = false;
+		return;
+	}
+	cmn_hnf_req_range(topo, req, &first, &end);
+	for (h = first; h < end; h++)
+		cmn_hnf_release_node(state, topo, req, grant, h);
+	state->global_used &= ~BIT(grant->global);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
+
+/* ------------------------------------------------------------------------ */
+/* Counter arithmetic                                                       */
+
+u64 cmn_hnf_count_delta(const struct cmn_hnf_sample *prev,
+			const struct cmn_hnf_sample *cur,
+			unsigned int num_dtcs, unsigned int num_locals)
+{
+	u64 carries = 0;
+	s64 local = 0;
+	unsigned int i;
+
+	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
+	num_locals = min_t(unsigned int, num_locals, CMN_HNF_MAX_HNFS);
+
+	/* Each global increment is one wrap of a 16-bit local counter */
+	for (i = 0; i < num_dtcs; i++)
+		carries += (u32)(cur->global[i] - prev->global[i]);
+	/* ...and a local counter that wrapped went down: the sum is signed */
+	for (i = 0; i < num_locals; i++)
+		local += (s64)cur->local[i] - (s64)prev->local[i];
+
+	return (carries << CMN_DTM_PMEVCNT_WIDTH) + (u64)local;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_count_delta);
+
+u64 cmn_hnf_cycles_delta(u64 prev, u64 cur)
+{
+	return (cur - prev) & GENMASK_ULL(CMN_DT_PMCCNTR_WIDTH - 1, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cycles_delta);
