@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmn-hnf: userspace tool for the arm_cmn_hnf perf PMU.
+ * Declarations shared by the tool's files and its unit tests.
+ */
+#ifndef CMN_HNF_TOOL_H
+#define CMN_HNF_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CMN_PMU_PREFIX		"arm_cmn_hnf_"
+#define CMN_MAX_PMUS		16
+#define CMN_MAX_HNFS		128
+#define CMN_MAX_DTCS		4
+#define CMN_MAX_FORMATS		16
+#define CMN_MAX_RANGES		4
+#define CMN_MAX_TERMS		8
+#define CMN_NAME_LEN		64
+#define CMN_PATH_LEN		4096
+
+/* ---- util.c ---- */
+
+extern const char *cmn_sysfs_root;	/* "/sys" unless --sysfs-root */
+extern const char *cmn_proc_root;	/* "/proc" unless CMN_HNF_PROC_ROOT */
+extern const char *cmn_prog;
+
+void cmn_set_roots_from_env(void);
+/* "<sysfs root>/<rel>", rel without the leading "/sys" */
+void cmn_sys_path(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cmn_proc_path(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Read a whole (small) file, trailing newline stripped. -errno on failure. */
+int cmn_read_file(const char *path, char *buf, size_t len);
+/* Read a file holding one integer (decimal or 0x hex). */
+int cmn_read_long(const char *path, long *val);
+/* strtoull with base 0 on the whole string; -EINVAL on junk */
+int cmn_parse_u64(const char *s, uint64_t *val);
+/* First CPU of a cpulist string ("0", "0-3,8"), or -1 */
+int cmn_cpulist_first(const char *s);
+void cmn_json_str(FILE *out, const char *s);
+/* Print a double as JSON: null for NaN or infinity */
+void cmn_json_num(FILE *out, double v);
+bool cmn_isatty(FILE *f);
+
+/* ---- events.c: the events.h table ---- */
+
+struct cmn_event {
+	const char *name;
+	int eventid;
+	int occupid;		/* -1: none */
+	const char *scale;
+	const char *unit;
+	const char *trm;	/* "" for a synonym */
+	const char *desc;
+};
+
+extern const struct cmn_event cmn_events[];
+extern const size_t cmn_num_events;
+
+#define CMN_DTC_CYCLES		"dtc_cycles"
+#define CMN_DURATION_TIME	"duration_time"
+
+const struct cmn_event *cmn_event_find(const char *name);
+/* The primary name of @ev's encoding (itself when primary) */
+const struct cmn_event *cmn_event_primary(const struct cmn_event *ev);
+/* First entry of the table with @ev's (eventid, occupid), for exports */
+bool cmn_event_is_first_encoding(const struct cmn_event *ev);
+/* perf terms for the table entry: "eventid=0x01[,occupid=0x1]" */
+void cmn_event_terms(const struct cmn_event *ev, char *buf, size_t len);
+/* Any name a formula may use: an alias, dtc_cycles or duration_time */
+bool cmn_formula_name_known(const char *name);
+
+/* ---- expr.c: formulas ---- */
+
+/* Value of a name in a formula; return false when it has no value */
+typedef bool (*cmn_lookup_fn)(void *ctx, const char *name, double *val);
+
+/*
+ * Evaluate @formula. Returns 0 and the value (NaN when a division by zero
+ * or a missing value occurred), or -EINVAL with a reason in @why.
+ */
+int cmn_expr_eval(const char *formula, cmn_lookup_fn lookup, void *ctx,
+		  double *val, char *why, size_t why_len);
+/* Collect the distinct names a formula uses, in order of appearance. */
+int cmn_expr_names(const char *formula, char names[][CMN_NAME_LEN], int max);
+
+/* ---- metrics.c: the metrics.def table ---- */
+
+struct cmn_metric_group {
+	const char *name;
+	const char *short_name;
+	const char *title;
+	const char *desc;
+};
+
+struct cmn_metric {
+	const char *name;
+	const char *group;
+	const char *title;
+	const char *formula;
+	const char *unit;
+	const char *units;
+	const char *threshold;
+	int level;
+	const char *next;
+	const char *desc;
+};
+
+struct cmn_event_group {
+	const char *name;
+	const char *title;
+	const char *desc;
+	const char *events;
+};
+
+extern const struct cmn_metric_group cmn_metric_groups[];
+extern const size_t cmn_num_metric_groups;
+extern const struct cmn_metric cmn_metrics[];
+extern const size_t cmn_num_metrics;
+extern const struct cmn_event_group cmn_event_groups[];
+extern const size_t cmn_num_event_groups;
+
+const struct cmn_metric *cmn_metric_find(const char *name);
+const struct cmn_metric_group *cmn_metric_group_find(const char *name);
+/*
+ * Parse a threshold "> 50"; returns false for "" or junk. @beyond tells
+ * whether @v is on the flagged side.
+ */
+bool cmn_threshold_parse(const char *t, char op[3], double *limit);
+bool cmn_threshold_hit(const char *t, double v);
+/*
+ * Select metrics by group name, group short name or metric name
+ * (case-insensitive). sel[] is indexed like cmn_metrics[]. With no
+ * arguments every metric is selected. -EINVAL (and the bad word in @why)
+ * for an unknown word.
+ */
+int cmn_metric_select(int argc, char **argv, bool *sel, char *why,
+		      size_t why_len);
+
+/* ---- format.c: sysfs format strings and config building ---- */
+
+struct cmn_fmt_range {
+	int word;		/* 0: config, 1: config1, 2: config2 */
+	int lo, hi;
+};
+
+struct cmn_fmt {
+	char name[CMN_NAME_LEN];
+	int nr;
+	struct cmn_fmt_range r[CMN_MAX_RANGES];
+};
+
+/* Parse "config:0-7", "config1:12", "config:0-3,8-11". */
+int cmn_fmt_parse(const char *name, const char *s, struct cmn_fmt *f,
+		  char *why, size_t why_len);
+/* OR @val into config[3] through @f; -ERANGE when @val does not fit */
+int cmn_fmt_apply(const struct cmn_fmt *f, uint64_t val, uint64_t config[3]);
+/*
+ * Apply a perf term list "type=0x5,eventid=0x01,bynodeid" (a bare term
+ * means 1) using @fmts. -EINVAL (and why) for an unknown term or a value
+ * that does not fit.
+ */
+int cmn_terms_apply(const struct cmn_fmt *fmts, int nfmt, const char *terms,
+		    uint64_t config[3], char *why, size_t why_len);
+
+/* ---- sysfs.c: PMUs and topology ---- */
+
+struct cmn_hnf_node {
+	int lid;
+	unsigned int nodeid;
+	int x, y, port, dev;
+};
+
+struct cmn_topo {
+	bool present;		/* an HN-F list was found and parsed */
+	char file[CMN_PATH_LEN];
+	char why[256];		/* when !present */
+	int mesh_x, mesh_y;	/* 0: unknown */
+	int nhnf;
+	struct cmn_hnf_node hnf[CMN_MAX_HNFS];
+	int ndtc;		/* DTCs (counter domains) */
+	bool dtc_pos;		/* dtc[] holds their positions */
+	struct cmn_hnf_node dtc[CMN_MAX_DTCS];
+};
+
+/* ASCII map of a mesh with its HN-Fs (topo.c) */
+void cmn_topo_map(FILE *out, const struct cmn_topo *t);
+
+struct cmn_pmu {
+	char name[CMN_NAME_LEN];
+	char path[CMN_PATH_LEN];
+	int index;		/* n of arm_cmn_hnf_<n> */
+	int type;
+	int cpu;		/* first CPU of cpumask, -1 if none */
+	char cpumask[128];
+	char identifier[32];
+	bool have_id;
+	unsigned int part, rev;
+	char parent[CMN_NAME_LEN];	/* "" when unknown */
+	int numa;			/* -1 when unknown */
+	int nfmt;
+	struct cmn_fmt fmt[CMN_MAX_FORMATS];
+	struct cmn_topo topo;
+};
+
+/*
+ * Find every arm_cmn_hnf_<n> PMU, sorted by n. Returns the number found
+ * (0 is not an error) or -errno; a PMU whose type or format files cannot
+ * be read is an error with the reason in @why.
+ */
+int cmn_pmus_scan(struct cmn_pmu *pmus, int max, char *why, size_t why_len);
+/* Read one PMU directory (used by scan and the tests) */
+int cmn_pmu_load(struct cmn_pmu *pmu, const char *dir, const char *name,
+		 char *why, size_t why_len);
+/* Parse the topology files of a PMU directory into @topo */
+void cmn_topo_load(struct cmn_topo *topo, const char *dir);
+/* Parse the text of an HN-F list (hnfs) / DTC list / mesh file */
+int cmn_topo_parse_nodes(const char *text, struct cmn_hnf_node *nodes,
+			 int max, char *why, size_t why_len);
+int cmn_topo_parse_mesh(const char *text, int *x, int *y);
+/* CMN-600 "rXpY" of an identifier, "" if unknown */
+const char *cmn_part_name(unsigned int part);
+const char *cmn_rev_name(unsigned int part, unsigned int rev);
+int cmn_parse_identifier(const char *id, unsigned int *part,
+			 unsigned int *rev);
+/* Config of an event (alias from sysfs events/ if present, else table) */
+int cmn_pmu_event_config(const struct cmn_pmu *pmu, const char *name,
+			 const char *extra_terms, uint64_t config[3],
+			 char *why, size_t why_len);
+/* The alias string perf would use: "cache_miss" or "eventid=0x01" */
+void cmn_pmu_event_spelling(const struct cmn_pmu *pmu, const char *name,
+			    char *buf, size_t len);
+
+/* ---- stat.c: counting and metric evaluation ---- */
+
+/*
+ * Counts of one "unit" (a mesh or one HN-F or an aggregate) in one
+ * interval: the scaled value of each term of each metric, as doubles, NaN
+ * when not counted.
+ */
+struct cmn_counts {
+	double v[32][CMN_MAX_TERMS];
+	double cycles;		/* dtc_cycles; NaN when not counted */
+	int ncycles;		/* parts summed into cycles */
+	double seconds;
+	double running;		/* lowest running fraction, 0..1 */
+};
+
+/* value * enabled / running; false (and NaN) when running is 0 */
+bool cmn_scale(uint64_t value, uint64_t enabled, uint64_t running,
+	       double *scaled);
+void cmn_counts_init(struct cmn_counts *c);
+/* Sum every term, average the cycles over the parts summed */
+void cmn_counts_add(struct cmn_counts *dst, const struct cmn_counts *src);
+/* Evaluate metric @m (index in cmn_metrics[]) on @c; NaN for no value */
+double cmn_metric_value(int m, const struct cmn_counts *c);
+/* The names a metric's formula uses (cached) */
+int cmn_metric_terms(int m, const char (**names)[CMN_NAME_LEN]);
+
+/*
+ * The system calls stat uses, replaceable so that the unit tests can run
+ * the whole of cmn-hnf stat against a fake PMU.
+ */
+struct perf_event_attr;
+struct cmn_perf_ops {
+	/* returns an fd or -errno */
+	int (*open)(struct perf_event_attr *attr, int cpu, int group_fd);
+	long (*read)(int fd, void *buf, size_t len);
+	int (*enable)(int fd);
+	void (*close)(int fd);
+};
+
+extern const struct cmn_perf_ops *cmn_perf_ops;
+
+/* ---- commands ---- */
+
+int cmd_list(int argc, char **argv, FILE *out);
+int cmd_topo(int argc, char **argv, FILE *out);
+int cmd_check(int argc, char **argv, FILE *out);
+int cmd_stat(int argc, char **argv, FILE *out);
+int cmd_metrics(int argc, char **argv, FILE *out);
+
+/* export.c, shared with list --json */
+void cmn_sha1_hex(const void *data, size_t len, char hex[41]);
+
+#endif /* CMN_HNF_TOOL_H */

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmn-hnf: list, inspect and count the HN-F events of Arm CMN-600 meshes
+ * through the arm_cmn_hnf perf PMU.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmn-hnf.h"
+
+#ifndef CMN_HNF_VERSION
+#define CMN_HNF_VERSION "0.1"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, FILE *out);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "list", cmd_list, "events, metric groups and metrics (--json)" },
+	{ "topo", cmd_topo, "PMU instances, devices, NUMA nodes, mesh map (--json)" },
+	{ "check", cmd_check, "diagnose driver, device binding and permissions" },
+	{ "stat", cmd_stat, "count HN-F events and print metrics (-I, --per-hnf, --json, --csv, --print-perf)" },
+	{ "metrics", cmd_metrics, "export metric definitions (--format telemetry|perf-json)" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+"usage: cmn-hnf [--sysfs-root DIR] <command> [options]\n"
+"\n"
+"Tool for the arm_cmn_hnf perf PMU (Arm CMN-600 HN-F events).\n"
+"\n"
+"Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f,
+"\n"
+"Options:\n"
+"  --sysfs-root DIR   read sysfs from DIR instead of /sys (also the\n"
+"                     CMN_HNF_SYSFS_ROOT environment variable)\n"
+"  --version          print the version\n"
+"  -h, --help         this help; 'cmn-hnf <command> --help' for a command\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "sysfs-root", required_argument, NULL, 'r' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t i;
+	int opt;
+
+	cmn_set_roots_from_env();
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			cmn_sysfs_root = optarg;
+			break;
+		case 'V':
+			printf("cmn-hnf %s\n", CMN_HNF_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[optind], commands[i].name))
+			return commands[i].fn(argc - optind, argv + optind,
+					      stdout);
+	fprintf(stderr, "%s: unknown command '%s'\n", cmn_prog, argv[optind]);
+	usage(stderr);
+	return 2;
+}

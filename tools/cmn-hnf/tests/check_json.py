@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shape checks for cmn-hnf's JSON outputs, called by the unit tests:
+#   check_json.py <kind> <file> [args]
+# Prints one line saying what is wrong and exits 1, or exits 0.
+#
+# The telemetry keys are those of Arm's telemetry specification for
+# Neoverse N1 (the seed document the export follows): every key present
+# there on the root, document, product_configuration, events, metrics,
+# groups and methodologies objects must be present here.
+
+import json
+import re
+import sys
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class Bad(Exception):
+    pass
+
+
+def need(obj, keys, where):
+    if not isinstance(obj, dict):
+        raise Bad(f"{where}: not an object")
+    missing = [k for k in keys if k not in obj]
+    if missing:
+        raise Bad(f"{where}: missing {', '.join(missing)}")
+
+
+def typed(obj, key, typ, where):
+    if not isinstance(obj[key], typ):
+        raise Bad(f"{where}.{key}: not {typ.__name__}")
+
+
+def telemetry(doc, _args):
+    need(doc, ["$schema", "document", "product_configuration", "events",
+               "metrics", "groups", "methodologies"], "root")
+    need(doc["document"], ["timestamp", "copyright", "confidential",
+                           "quality", "license", "description", "sha1"],
+         "document")
+    if not re.fullmatch(r"[0-9a-f]{40}", doc["document"]["sha1"]):
+        raise Bad("document.sha1: not 40 hex digits")
+    need(doc["product_configuration"],
+         ["product_name", "part_num", "major_revision", "minor_revision",
+          "implementer", "architecture", "pmu_architecture", "num_slots",
+          "num_bus_slots"], "product_configuration")
+    events = doc["events"]
+    if not events:
+        raise Bad("events: empty")
+    for name, ev in events.items():
+        w = f"events.{name}"
+        need(ev, ["code", "title", "description", "accesses",
+                  "architecture_defined", "product_defined"], w)
+        if not re.fullmatch(r"0x[0-9A-F]{2,4}", ev["code"]):
+            raise Bad(f"{w}.code: {ev['code']!r}")
+        typed(ev, "accesses", list, w)
+        typed(ev, "architecture_defined", bool, w)
+        typed(ev, "product_defined", bool, w)
+    metrics = doc["metrics"]
+    if not metrics:
+        raise Bad("metrics: empty")
+    for name, m in metrics.items():
+        w = f"metrics.{name}"
+        need(m, ["title", "formula", "description", "units", "events",
+                 "sample_events"], w)
+        typed(m, "events", list, w)
+        typed(m, "sample_events", list, w)
+        used = set(NAME.findall(m["formula"]))
+        for e in used:
+            if e not in events:
+                raise Bad(f"{w}.formula: {e} is not an event")
+        if used != set(m["events"]):
+            raise Bad(f"{w}.events {m['events']} differ from the formula's {sorted(used)}")
+    need(doc["groups"], ["function", "metrics"], "groups")
+    for name, g in doc["groups"]["function"].items():
+        w = f"groups.function.{name}"
+        need(g, ["title", "description", "events"], w)
+        for e in g["events"]:
+            if e not in events:
+                raise Bad(f"{w}: {e} is not an event")
+    for name, g in doc["groups"]["metrics"].items():
+        w = f"groups.metrics.{name}"
+        need(g, ["title", "description", "metrics"], w)
+        if not g["metrics"]:
+            raise Bad(f"{w}: empty")
+        for m in g["metrics"]:
+            if m not in metrics:
+                raise Bad(f"{w}: {m} is not a metric")
+    need(doc["methodologies"], ["topdown_methodology"], "methodologies")
+    td = doc["methodologies"]["topdown_methodology"]
+    need(td, ["title", "description", "metric_grouping", "decision_tree"],
+         "topdown_methodology")
+    mgroups = doc["groups"]["metrics"]
+    for stage, groups in td["metric_grouping"].items():
+        for g in groups:
+            if g not in mgroups:
+                raise Bad(f"metric_grouping.{stage}: {g} is not a group")
+    dt = td["decision_tree"]
+    need(dt, ["root_nodes", "metrics"], "decision_tree")
+    if not dt["root_nodes"]:
+        raise Bad("decision_tree.root_nodes: empty")
+    for r in dt["root_nodes"]:
+        if r not in metrics:
+            raise Bad(f"decision_tree.root_nodes: {r} is not a metric")
+    for node in dt["metrics"]:
+        need(node, ["name", "group", "next_items", "sample_events"],
+             "decision_tree.metrics[]")
+        if node["name"] not in metrics:
+            raise Bad(f"decision_tree: {node['name']} is not a metric")
+        for n in node["next_items"]:
+            if n not in mgroups:
+                raise Bad(f"decision_tree.{node['name']}: {n} is not a group")
+
+
+def perf_json(doc, args):
+    known = set(args)
+    if not isinstance(doc, list) or not doc:
+        raise Bad("not a non-empty list")
+    for m in doc:
+        need(m, ["MetricName", "MetricExpr", "BriefDescription",
+                 "MetricGroup", "ScaleUnit", "Unit", "Compat"], "metric")
+        if not re.fullmatch(r"[0-9.]+\S+", m["ScaleUnit"]):
+            raise Bad(f"{m['MetricName']}: ScaleUnit {m['ScaleUnit']!r}")
+        for e in NAME.findall(m["MetricExpr"]):
+            if e not in known:
+                raise Bad(f"{m['MetricName']}: {e} is not an event alias")
+
+
+def list_json(doc, args):
+    need(doc, ["events", "metric_groups", "metrics"], "root")
+    if len(doc["events"]) != int(args[0]):
+        raise Bad(f"{len(doc['events'])} events, expected {args[0]}")
+    if len(doc["metrics"]) != int(args[1]):
+        raise Bad(f"{len(doc['metrics'])} metrics, expected {args[1]}")
+    for e in doc["events"]:
+        need(e, ["name", "eventid", "occupid", "encoding", "description",
+                 "synonyms"], "event")
+
+
+def topo_json(doc, args):
+    need(doc, ["pmus"], "root")
+    got = [(p["name"], len(p["topology"]["hnfs"]) if p["topology"] else -1)
+           for p in doc["pmus"]]
+    want = [(args[i], int(args[i + 1])) for i in range(0, len(args), 2)]
+    if got != want:
+        raise Bad(f"pmus/hnfs {got}, expected {want}")
+
+
+def stat_json(doc, args):
+    # args: metric=value pairs for unit "pmu[:hnf]", e.g.
+    # arm_cmn_hnf_0:slc_miss_rate=25
+    for line in doc:
+        need(line, ["time", "interval_s", "units"], "interval")
+        units = {}
+        for u in line["units"]:
+            need(u, ["pmu", "hnf", "nodeid", "running_pct", "metrics",
+                     "events"], "unit")
+            key = u["pmu"] if u["hnf"] is None else f"{u['pmu']}#{u['hnf']}"
+            units[key] = u
+        for a in args:
+            unit, rest = a.split(":", 1)
+            metric, want = rest.split("=", 1)
+            if unit not in units:
+                raise Bad(f"no unit {unit} (have {sorted(units)})")
+            v = units[unit]["metrics"][metric]["value"]
+            if want == "null":
+                if v is not None:
+                    raise Bad(f"{unit} {metric} = {v}, expected null")
+            elif v is None or abs(v - float(want)) > 1e-6 * max(1, abs(float(want))):
+                raise Bad(f"{unit} {metric} = {v}, expected {want}")
+
+
+def main():
+    kind, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    try:
+        with open(path) as f:
+            if kind == "stat":
+                doc = [json.loads(line) for line in f if line.strip()]
+                if not doc:
+                    raise Bad("no JSON lines")
+            else:
+                doc = json.load(f)
+        {"telemetry": telemetry, "perf-json": perf_json, "list": list_json,
+         "topo": topo_json, "stat": stat_json}[kind](doc, args)
+    except (Bad, ValueError, KeyError, TypeError) as e:
+        print(f"{kind}: {e}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

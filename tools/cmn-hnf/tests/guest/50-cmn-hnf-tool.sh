@@ -1,0 +1,236 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: default two-mesh
+# timeout: 300
+#
+# cmn-hnf in the guest, against the CMN-600 model and arm_cmn_hnf. Not in
+# tools/testing/e2e/ (another owner); run it with the e2e harness:
+#
+#   E2E_EXTRA=tools/cmn-hnf/tests/guest TESTS=cmn-hnf-tool make e2e
+#
+#   tool/check          cmn-hnf check finds no problem
+#   tool/topo           mesh size and HN-F count match the model
+#   tool/stat/...       metric values over one model step equal the ratios of
+#                       the model's exact totals (truth), per mesh and total
+#   tool/events/...     raw counts behind them equal the truth deltas
+#   tool/per_hnf/...    --per-hnf rows, free-running clock, equal the rates
+#   tool/occupancy/...  pocq_avg_occupancy (event / separate dtc_cycles)
+#   tool/mux/...        every metric at once (multiplexed): ratios within
+#                       5 %, events the model does not produce read 0, in
+#                       cmn-hnf and in perf with the same groups
+#   tool/mesh_clock     the DTC cycle counter over wall time ~ freq_mhz
+#   tool/print_perf     the printed perf stat command runs and counts
+# shellcheck source=/dev/null
+. /e2e/lib.sh
+
+N=1000000
+
+# delta MESH EVENTID [OCCUPID]: truth total minus the one saved by base
+base() { truth_sum "$@" > "/tmp/base.$1.$2.${3-}"; }
+delta() { echo $(($(truth_sum "$@") - $(cat "/tmp/base.$1.$2.${3-}"))); }
+
+# json_unit FILE UNIT: the JSON object of UNIT (a PMU name or "total")
+json_unit() {
+	awk '{ gsub(/\{"pmu":/, "\n{\"pmu\":"); print }' "$1" |
+		grep "^{\"pmu\":\"$2\",\"hnf\":null"
+}
+
+# json_val OBJECT KEY: the number after "KEY":{"value": or "KEY":
+json_val() {
+	_v=$(echo "$1" | sed -n "s/.*\"$2\":{\"value\":\([^,}]*\).*/\1/p")
+	[ -n "$_v" ] || _v=$(echo "$1" | sed -n "s/.*\"$2\":\([0-9.e+-]*\).*/\1/p")
+	echo "$_v"
+}
+
+# near NAME GOT WANT [REL]: |GOT - WANT| <= REL * max(1, |WANT|)
+near() {
+	if awk -v a="$2" -v b="$3" -v r="${4:-0.000001}" 'BEGIN {
+		if (a == "" || a == "null") exit 1
+		d = a - b; if (d < 0) d = -d
+		m = b < 0 ? -b : b; if (m < 1) m = 1
+		exit !(d <= r * m) }'; then
+		pass "$1"
+	else
+		fail "$1" "got '$2', want $3"
+	fi
+}
+
+if ! command -v cmn-hnf > /dev/null; then
+	fail tool/present "cmn-hnf is not in the initramfs"
+	finish
+fi
+check model_load model_load || finish
+check driver_load driver_load || finish
+wait_for 10 pmu_exists arm_cmn_hnf_0 || { fail pmu "no arm_cmn_hnf_0"; finish; }
+M=$(mesh_count)
+
+out=$(cmn-hnf check 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && echo "$out" | grep -q '^ok    arm_cmn_hnf_0: CMN-600'; then
+	pass tool/check
+else
+	fail tool/check "exit $rc: $(echo "$out" | grep -E 'FAIL|WARN' | head -n 2)"
+fi
+note "$out"
+
+out=$(cmn-hnf topo)
+i=0
+while [ $i -lt "$M" ]; do
+	want="mesh:       $(model_info $i x)x$(model_info $i y), $(model_info $i hnfs) HN-F"
+	if echo "$out" | grep -q "$want"; then
+		pass "tool/topo/mesh$i"
+	else
+		fail "tool/topo/mesh$i" "no '$want' in cmn-hnf topo"
+	fi
+	i=$((i + 1))
+done
+if echo "$out" | grep -q 'device:     (unknown)'; then
+	fail tool/topo/device "a PMU without its device: $(echo "$out" | grep device: | tr '\n' ' ')"
+else
+	pass tool/topo/device
+fi
+note "$(echo "$out" | head -n 30)"
+
+# ---- exact values over one step (manual clock) ----
+model_clock manual
+i=0
+while [ $i -lt "$M" ]; do
+	model_rate $i "node=* event=0x01 rate=250"
+	model_rate $i "node=* event=0x02 rate=1000"
+	model_rate $i "node=* event=0x05 rate=1000"
+	model_rate $i "node=* event=0x0f rate=20000"
+	base $i 1
+	base $i 2
+	base $i 5
+	base $i 0x0f 0
+	i=$((i + 1))
+done
+cmn-hnf stat --json slc_miss_rate pocq_avg_latency -- \
+	sh -c "echo $N > $CMN_DBG/step" > /tmp/stat.json 2> /tmp/stat.err
+rc=$?
+[ $rc -eq 0 ] || fail tool/stat/run "exit $rc: $(tail -n 1 /tmp/stat.err)"
+note "$(cat /tmp/stat.json)"
+t1=0
+t2=0
+i=0
+while [ $i -lt "$M" ]; do
+	d1=$(delta $i 1)
+	d2=$(delta $i 2)
+	d5=$(delta $i 5)
+	df=$(delta $i 0x0f 0)
+	t1=$((t1 + d1))
+	t2=$((t2 + d2))
+	u=$(json_unit /tmp/stat.json arm_cmn_hnf_$i)
+	near "tool/stat/slc_miss_rate/mesh$i" "$(json_val "$u" slc_miss_rate)" \
+		"$(awk -v a="$d1" -v b="$d2" 'BEGIN { printf "%.9f", a * 100 / b }')"
+	near "tool/stat/pocq_avg_latency/mesh$i" "$(json_val "$u" pocq_avg_latency)" \
+		"$(awk -v a="$df" -v b="$d5" 'BEGIN { printf "%.9f", a / b }')"
+	check_eq "tool/events/cache_miss/mesh$i" "$(json_val "$u" cache_miss)" "$d1"
+	check_eq "tool/events/pocq_occupancy/mesh$i" \
+		"$(json_val "$u" pocq_occupancy)" "$df"
+	check_eq "tool/stat/running/mesh$i" "$(json_val "$u" running_pct)" 100
+	i=$((i + 1))
+done
+near tool/stat/slc_miss_rate/total \
+	"$(json_val "$(json_unit /tmp/stat.json total)" slc_miss_rate)" \
+	"$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.9f", a * 100 / b }')"
+
+# ---- perf runs what --print-perf prints ----
+cmd=$(cmn-hnf stat --print-perf slc_miss_rate | head -n 1)
+cmd="${cmd% -- sleep 1} -x, -o /tmp/perf.csv -- sh -c 'echo 100000 > $CMN_DBG/step'"
+note "$cmd"
+if eval "$cmd" > /dev/null 2>&1 &&
+	v=$(perf_value /tmp/perf.csv arm_cmn_hnf_0/cache_miss/) && is_uint "$v" &&
+	[ "$v" -gt 0 ]; then
+	pass tool/print_perf
+else
+	fail tool/print_perf "perf: $(head -n 3 /tmp/perf.csv 2>/dev/null)"
+fi
+
+# ---- per HN-F and the clock, free-running ----
+model_clock free constant
+cmn-hnf stat --per-hnf --csv -I 400 -n 2 slc_miss_rate > /tmp/hnf.csv 2> /tmp/hnf.err
+rc=$?
+note "$(cat /tmp/hnf.csv)"
+rows=$(grep -c ',slc_miss_rate,' /tmp/hnf.csv)
+want=0
+i=0
+while [ $i -lt "$M" ]; do
+	want=$((want + $(model_info $i hnfs) + 1))
+	i=$((i + 1))
+done
+want=$(((want + 1) * 2))
+check_eq tool/per_hnf/rows "$rc:$rows" "0:$want"
+bad=$(awk -F, 'NR > 1 && $5 == "slc_miss_rate" &&
+	($6 == "" || $6 < 24.99 || $6 > 25.01) { print $2 "/" $3 "=" $6 }' /tmp/hnf.csv)
+if [ -z "$bad" ]; then
+	pass tool/per_hnf/values
+else
+	fail tool/per_hnf/values "not 25%: $(echo "$bad" | tr "\n" " " | cut -c1-200)"
+fi
+
+# pocq_occupancy over dtc_cycles, two separate events, both always counting
+cmn-hnf stat --json -I 500 -n 2 pocq_avg_occupancy > /tmp/occ.json 2> /tmp/occ.err
+note "$(cat /tmp/occ.json /tmp/occ.err)"
+tail -n 1 /tmp/occ.json > /tmp/last.json
+i=0
+while [ $i -lt "$M" ]; do
+	u=$(json_unit /tmp/last.json arm_cmn_hnf_$i)
+	near "tool/occupancy/mesh$i" "$(json_val "$u" pocq_avg_occupancy)" \
+		$((20 * $(model_info $i hnfs))) 0.02
+	i=$((i + 1))
+done
+
+# every metric at once: more groups than counters, so perf multiplexes.
+# The terms of a ratio share their slices, but the model's clock thread
+# moves in 1 ms steps (~2M cycles) that can fall between the start of two
+# members of a group: ratios within 5 %. Events the model does not produce
+# must read exactly 0 whatever the scheduling.
+cmn-hnf stat --json -I 500 -n 2 > /tmp/all.json 2> /tmp/all.err
+rc=$?
+check_eq tool/mux/run "$rc" 0 || note "$(cat /tmp/all.err)"
+note "$(tail -n 1 /tmp/all.json)"
+tail -n 1 /tmp/all.json > /tmp/last.json
+i=0
+while [ $i -lt "$M" ]; do
+	u=$(json_unit /tmp/last.json arm_cmn_hnf_$i)
+	r=$(json_val "$u" running_pct)
+	if awk -v r="$r" 'BEGIN { exit !(r > 0 && r < 100) }'; then
+		pass "tool/mux/multiplexed/mesh$i"
+	else
+		fail "tool/mux/multiplexed/mesh$i" "running_pct '$r'"
+	fi
+	near "tool/mux/slc_miss_rate/mesh$i" "$(json_val "$u" slc_miss_rate)" 25 0.05
+	near "tool/mux/pocq_avg_latency/mesh$i" "$(json_val "$u" pocq_avg_latency)" 20 0.05
+	# events the model does not produce (rate 0) must read 0
+	for e in sf_hit mc_reqs mc_retries snp_sent pocq_retry qos_hh_retry; do
+		check_eq "tool/mux/zero/$e/mesh$i" "$(json_val "$u" $e)" 0
+	done
+	i=$((i + 1))
+done
+
+# the same groups through perf: tells the tool from the driver
+cmd=$(cmn-hnf stat --print-perf | head -n 1)
+cmd="${cmd% -- sleep 1} -x, -o /tmp/pmux.csv -- sleep 1"
+if eval "$cmd" > /dev/null 2>&1; then
+	bad=$(awk -F, '$3 ~ /\/(sf_hit|mc_reqs|mc_retries|snp_sent|pocq_retry|qos_hh_retry)\// &&
+		$1 != 0 && $1 != "<not counted>" { print $3 "=" $1 }' /tmp/pmux.csv)
+	if [ -z "$bad" ]; then
+		pass tool/mux/perf_zero
+	else
+		fail tool/mux/perf_zero "perf reads rate-0 events: $(echo "$bad" | tr '\n' ' ' | cut -c1-200)"
+	fi
+else
+	fail tool/mux/perf_zero "perf failed: $(tail -n 2 /tmp/pmux.csv)"
+fi
+note "$(cat /tmp/pmux.csv)"
+
+f=$(cat "$CMN_DBG/freq_mhz")
+cmn-hnf stat --csv -I 500 -n 2 mesh_clock > /tmp/clk.csv 2>&1
+v=$(awk -F, '$2 == "arm_cmn_hnf_0" && $5 == "mesh_clock" { x = $6 } END { printf "%d", x }' /tmp/clk.csv)
+check_range tool/mesh_clock "$v" $((f * 7 / 10)) $((f * 13 / 10))
+note "$(cat /tmp/clk.csv)"
+model_clock manual
+
+driver_unload
+finish

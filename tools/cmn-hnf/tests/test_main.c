@@ -1,0 +1,1972 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of cmn-hnf. One line per test case:
+ *   PASS: tools/<name>
+ *   FAIL: tools/<name>: <why>
+ * then "tools: N passed, N failed"; exit status 1 when anything failed.
+ *
+ * Expected values come from Documentation/internals.rst (the perf ABI bit
+ * layout, the node id rule, the identifier format) and from hand
+ * arithmetic, not from the code under test. Fake sysfs trees are built in
+ * a temporary directory; a fake perf backend lets cmn-hnf stat run end to
+ * end without hardware.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../cmn-hnf.h"
+
+static char t_why[1024];
+static char tmproot[256];
+static const char *tool_path;
+static const char *doc_path;
+static const char *fixtures;
+
+#define T_ASSERT(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			int _n = snprintf(t_why, sizeof(t_why), "line %d: ", \
+					  __LINE__);			\
+			snprintf(t_why + _n, sizeof(t_why) - _n, __VA_ARGS__); \
+			return false;					\
+		}							\
+	} while (0)
+
+static bool t_feq(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(1.0, fabs(b));
+}
+
+#define T_FEQ(a, b)	t_feq((a), (b))
+
+/* ---- helpers: files and fake trees ---- */
+
+static void mkdirs(const char *path)
+{
+	char buf[CMN_PATH_LEN], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	}
+	mkdir(buf, 0755);
+}
+
+static void put(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(const char *path, const char *fmt, ...)
+{
+	char dir[CMN_PATH_LEN], *slash;
+	va_list ap;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		mkdirs(dir);
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[1 << 20];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return buf;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A fresh, empty fake root for one test */
+static const char *fresh_root(const char *name)
+{
+	static char root[CMN_PATH_LEN];
+
+	snprintf(root, sizeof(root), "%s/%s", tmproot, name);
+	mkdirs(root);
+	cmn_sysfs_root = root;
+	return root;
+}
+
+/*
+ * A PMU directory as the driver prints it (drivers/perf/arm_cmn_hnf/
+ * sysfs.c): the format strings are the internals.rst table, written out
+ * by hand here.
+ */
+static void fake_pmu_at(const char *d, int type, const char *cpumask,
+			const char *id, const char *mesh, const char *hnfs,
+			bool aliases)
+{
+	char p[CMN_PATH_LEN];
+	size_t i;
+
+	mkdirs(d);
+	snprintf(p, sizeof(p), "%s/type", d);
+	put(p, "%d\n", type);
+	if (cpumask) {
+		snprintf(p, sizeof(p), "%s/cpumask", d);
+		put(p, "%s\n", cpumask);
+	}
+	if (id) {
+		snprintf(p, sizeof(p), "%s/identifier", d);
+		put(p, "%s\n", id);
+	}
+	snprintf(p, sizeof(p), "%s/format/eventid", d);
+	put(p, "config:0-7\n");
+	snprintf(p, sizeof(p), "%s/format/occupid", d);
+	put(p, "config:8-11\n");
+	snprintf(p, sizeof(p), "%s/format/bynodeid", d);
+	put(p, "config:12\n");
+	snprintf(p, sizeof(p), "%s/format/nodeid", d);
+	put(p, "config:16-31\n");
+	snprintf(p, sizeof(p), "%s/format/type", d);
+	put(p, "config:32-35\n");
+	if (mesh) {
+		snprintf(p, sizeof(p), "%s/mesh", d);
+		put(p, "%s\n", mesh);
+	}
+	if (hnfs) {
+		snprintf(p, sizeof(p), "%s/hnfs", d);
+		put(p, "%s", hnfs);
+	}
+	snprintf(p, sizeof(p), "%s/dtcs", d);
+	put(p, "1\n");
+	if (!aliases)
+		return;
+	for (i = 0; i < cmn_num_events; i++) {
+		snprintf(p, sizeof(p), "%s/events/%s", d, cmn_events[i].name);
+		if (cmn_events[i].occupid >= 0)
+			put(p, "eventid=0x%02x,occupid=0x%x\n",
+			    cmn_events[i].eventid, cmn_events[i].occupid);
+		else
+			put(p, "eventid=0x%02x\n", cmn_events[i].eventid);
+	}
+	snprintf(p, sizeof(p), "%s/events/dtc_cycles", d);
+	put(p, "type=0x3\n");
+}
+
+static void fake_pmu(const char *root, const char *name, int type,
+		     const char *cpumask, const char *id, const char *mesh,
+		     const char *hnfs, bool aliases)
+{
+	char d[CMN_PATH_LEN];
+
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices/%s", root, name);
+	fake_pmu_at(d, type, cpumask, id, mesh, hnfs, aliases);
+}
+
+/* 3x3 mesh, four HN-Fs, the driver's hnfs format */
+static const char hnfs_3x3[] =
+	"logical_id node_id xp_x xp_y port dev\n"
+	"0 0x0008 0 1 0 0\n"
+	"1 0x0028 1 1 0 0\n"
+	"2 0x0048 2 1 0 0\n"
+	"3 0x004d 2 1 1 1\n";
+
+/* Run a command function with a NULL-terminated argument list */
+static int run_cmd(int (*fn)(int, char **, FILE *), const char *outfile, ...)
+{
+	char *argv[32], *a;
+	va_list ap;
+	FILE *out;
+	int argc = 0, ret;
+
+	va_start(ap, outfile);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	out = fopen(outfile, "w");
+	if (!out)
+		return -1;
+	ret = fn(argc, argv, out);
+	fclose(out);
+	return ret;
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run check_json.py; its one-line complaint becomes t_why */
+static bool json_check(const char *kind, const char *file, const char *args)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/json-check.txt", tmproot);
+	rc = sh("python3 %s/check_json.py %s %s %s > %s 2>&1", fixtures, kind,
+		file, args ? args : "", out);
+	if (rc) {
+		snprintf(t_why, sizeof(t_why), "%s", slurp(out));
+		t_why[strcspn(t_why, "\n")] = '\0';
+		return false;
+	}
+	return true;
+}
+
+/* ---- format strings and config building ---- */
+
+static bool test_format_parse(void)
+{
+	struct cmn_fmt f;
+	char why[128];
+
+	T_ASSERT(!cmn_fmt_parse("eventid", "config:0-7", &f, why, sizeof(why)),
+		 "%s", why);
+	T_ASSERT(f.nr == 1 && f.r[0].word == 0 && f.r[0].lo == 0 &&
+		 f.r[0].hi == 7, "config:0-7 parsed wrong");
+	T_ASSERT(!cmn_fmt_parse("bynodeid", "config:12\n", &f, why, sizeof(why)),
+		 "%s", why);
+	T_ASSERT(f.nr == 1 && f.r[0].lo == 12 && f.r[0].hi == 12,
+		 "single bit parsed wrong");
+	T_ASSERT(!cmn_fmt_parse("x", "config1:0-3,8-11", &f, why, sizeof(why)),
+		 "%s", why);
+	T_ASSERT(f.nr == 2 && f.r[0].word == 1 && f.r[1].word == 1 &&
+		 f.r[1].lo == 8 && f.r[1].hi == 11, "split ranges parsed wrong");
+	T_ASSERT(!cmn_fmt_parse("y", "config2:63", &f, why, sizeof(why)) &&
+		 f.r[0].word == 2 && f.r[0].lo == 63, "config2:63 parsed wrong");
+	return true;
+}
+
+static bool test_format_errors(void)
+{
+	static const char *const bad[] = {
+		"", "config", "config:", "config:7-3", "config:64",
+		"config3:1", "config:1-2 junk", "foo:1", "config:-1", "config:1,",
+	};
+	struct cmn_fmt f;
+	char why[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		T_ASSERT(cmn_fmt_parse("t", bad[i], &f, why, sizeof(why)) == -EINVAL,
+			 "\"%s\" accepted", bad[i]);
+		T_ASSERT(strstr(why, "format 't'"), "no reason for \"%s\"", bad[i]);
+	}
+	return true;
+}
+
+static bool test_format_apply(void)
+{
+	uint64_t cfg[3] = { 0, 0, 0 };
+	struct cmn_fmt f;
+	char why[128];
+
+	cmn_fmt_parse("nodeid", "config:16-31", &f, why, sizeof(why));
+	T_ASSERT(!cmn_fmt_apply(&f, 0x68, cfg) && cfg[0] == 0x680000,
+		 "0x68 -> 0x%llx", (unsigned long long)cfg[0]);
+	T_ASSERT(cmn_fmt_apply(&f, 0x10000, cfg) == -ERANGE, "overflow accepted");
+	cmn_fmt_parse("s", "config1:0-3,8-11", &f, why, sizeof(why));
+	cfg[0] = cfg[1] = 0;
+	T_ASSERT(!cmn_fmt_apply(&f, 0xab, cfg) && cfg[1] == 0xa0b && !cfg[0],
+		 "split apply gave 0x%llx", (unsigned long long)cfg[1]);
+	return true;
+}
+
+/* The internals.rst "perf ABI" table, as the format files print it */
+static int abi_formats(struct cmn_fmt *fmts)
+{
+	static const char *const spec[][2] = {
+		{ "eventid", "config:0-7" }, { "occupid", "config:8-11" },
+		{ "bynodeid", "config:12" }, { "nodeid", "config:16-31" },
+		{ "type", "config:32-35" },
+	};
+	char why[128];
+	int i;
+
+	for (i = 0; i < 5; i++)
+		cmn_fmt_parse(spec[i][0], spec[i][1], &fmts[i], why, sizeof(why));
+	return 5;
+}
+
+static bool test_config_build(void)
+{
+	static const struct {
+		const char *terms;
+		uint64_t config;
+	} cases[] = {
+		{ "eventid=0x01", 0x1 },
+		{ "eventid=0x0f,occupid=0x2", 0x20f },
+		{ "eventid=0x05,bynodeid=1,nodeid=0x68", 0x00681005 },
+		{ "type=0x3", 0x300000000ULL },
+		{ "type=0x5,eventid=0x1f,occupid=4,bynodeid,nodeid=0xffff",
+		  0x5ffff141fULL },
+		{ "eventid=13, nodeid=40", 0x0028000d },
+	};
+	static const char *const bad[] = {
+		"eventid=0x100", "nodeid=0x10000", "type=16", "bogus=1",
+		"eventid=zz", "occupid=0x10",
+	};
+	struct cmn_fmt fmts[5];
+	uint64_t cfg[3];
+	char why[256];
+	size_t i;
+	int n = abi_formats(fmts);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cfg[0] = cfg[1] = cfg[2] = 0;
+		T_ASSERT(!cmn_terms_apply(fmts, n, cases[i].terms, cfg, why,
+					  sizeof(why)), "%s: %s", cases[i].terms, why);
+		T_ASSERT(cfg[0] == cases[i].config && !cfg[1] && !cfg[2],
+			 "%s -> 0x%llx, expected 0x%llx", cases[i].terms,
+			 (unsigned long long)cfg[0],
+			 (unsigned long long)cases[i].config);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cfg[0] = 0;
+		why[0] = '\0';
+		T_ASSERT(cmn_terms_apply(fmts, n, bad[i], cfg, why,
+					 sizeof(why)) == -EINVAL,
+			 "%s accepted", bad[i]);
+		T_ASSERT(why[0], "no reason for %s", bad[i]);
+	}
+	return true;
+}
+
+/* The config follows the format files, not built-in bit positions */
+static bool test_config_follows_format(void)
+{
+	const char *root = fresh_root("moved-format");
+	struct cmn_pmu *pmu = calloc(1, sizeof(*pmu));
+	char d[CMN_PATH_LEN], p[CMN_PATH_LEN], why[256];
+	uint64_t cfg[3];
+	bool ok = false;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, false);
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices/arm_cmn_hnf_0", root);
+	snprintf(p, sizeof(p), "%s/format/eventid", d);
+	put(p, "config1:4-11\n");
+	snprintf(p, sizeof(p), "%s/format/nodeid", d);
+	put(p, "config:40-47,56-63\n");
+	if (cmn_pmu_load(pmu, d, "arm_cmn_hnf_0", why, sizeof(why)))
+		goto out;
+	if (cmn_pmu_event_config(pmu, "mc_reqs", "bynodeid=1,nodeid=0x1234",
+				 cfg, why, sizeof(why)))
+		goto out;
+	/* 0x0d << 4 in config1; 0x34 at 40, 0x12 at 56; bynodeid bit 12 */
+	ok = cfg[1] == 0xd0 && cfg[0] == (0x1000 | 0x34ULL << 40 | 0x12ULL << 56);
+	snprintf(why, sizeof(why), "config 0x%llx config1 0x%llx",
+		 (unsigned long long)cfg[0], (unsigned long long)cfg[1]);
+out:
+	free(pmu);
+	T_ASSERT(ok, "%s", why);
+	return true;
+}
+
+/* Alias files and the table give the same configs */
+static bool test_config_alias_vs_table(void)
+{
+	const char *root = fresh_root("aliases");
+	struct cmn_pmu *a = calloc(2, sizeof(*a)), *b = a + 1;
+	char d[CMN_PATH_LEN], why[256];
+	uint64_t ca[3], cb[3];
+	size_t i;
+	bool ok = true;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "0", "43402", "3 3", hnfs_3x3, false);
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices/arm_cmn_hnf_0", root);
+	cmn_pmu_load(a, d, "arm_cmn_hnf_0", why, sizeof(why));
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices/arm_cmn_hnf_1", root);
+	cmn_pmu_load(b, d, "arm_cmn_hnf_1", why, sizeof(why));
+	for (i = 0; i < cmn_num_events && ok; i++) {
+		ok = !cmn_pmu_event_config(a, cmn_events[i].name, NULL, ca, why,
+					   sizeof(why)) &&
+		     !cmn_pmu_event_config(b, cmn_events[i].name, NULL, cb, why,
+					   sizeof(why)) &&
+		     ca[0] == cb[0] &&
+		     ca[0] == ((uint64_t)cmn_events[i].eventid |
+			       (cmn_events[i].occupid > 0 ?
+				(uint64_t)cmn_events[i].occupid << 8 : 0));
+		if (!ok)
+			snprintf(why, sizeof(why), "%s: 0x%llx vs 0x%llx",
+				 cmn_events[i].name, (unsigned long long)ca[0],
+				 (unsigned long long)cb[0]);
+	}
+	if (ok) {
+		ok = !cmn_pmu_event_config(b, "dtc_cycles", NULL, cb, why,
+					   sizeof(why)) && cb[0] == 0x300000000ULL;
+		if (!ok)
+			snprintf(why, sizeof(why), "dtc_cycles 0x%llx",
+				 (unsigned long long)cb[0]);
+	}
+	free(a);
+	T_ASSERT(ok, "%s", why);
+	return true;
+}
+
+/* ---- the event table against the internals.rst contract ---- */
+
+static bool test_event_table(void)
+{
+	size_t i, j, primaries = 0;
+
+	for (i = 0; i < cmn_num_events; i++) {
+		const struct cmn_event *e = &cmn_events[i];
+
+		T_ASSERT(e->eventid >= 0x01 && e->eventid <= 0x1f,
+			 "%s: eventid 0x%x", e->name, e->eventid);
+		T_ASSERT(e->occupid < 0 || (e->eventid == 0x0f && e->occupid <= 4),
+			 "%s: occupid %d", e->name, e->occupid);
+		T_ASSERT(strcmp(e->name, "cycles"), "an alias is called cycles");
+		T_ASSERT(strspn(e->name, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+			 strlen(e->name), "%s: not lowercase", e->name);
+		for (j = 0; j < i; j++)
+			T_ASSERT(strcmp(cmn_events[j].name, e->name),
+				 "%s twice", e->name);
+		if (e->trm[0])
+			primaries++;
+	}
+	T_ASSERT(primaries == 31, "%zu primary names, expected one per encoding 0x01..0x1f",
+		 primaries);
+	T_ASSERT(cmn_event_find("mc_bytes") &&
+		 !strcmp(cmn_event_find("mc_bytes")->scale, "64"),
+		 "mc_bytes has no scale 64");
+	T_ASSERT(cmn_event_primary(cmn_event_find("slc_miss")) ==
+		 cmn_event_find("cache_miss"), "slc_miss is not cache_miss");
+	return true;
+}
+
+/* ---- expressions ---- */
+
+static bool lookup_abc(void *ctx, const char *name, double *v)
+{
+	(void)ctx;
+	if (!strcmp(name, "a"))
+		*v = 6;
+	else if (!strcmp(name, "b"))
+		*v = 3;
+	else if (!strcmp(name, "zero"))
+		*v = 0;
+	else
+		return false;
+	return true;
+}
+
+static bool test_expr_eval(void)
+{
+	static const struct {
+		const char *f;
+		double v;
+	} cases[] = {
+		{ "1 + 2 * 3", 7 }, { "(1 + 2) * 3", 9 }, { "-4 / 2", -2 },
+		{ "10 / 4", 2.5 }, { "a / b * 100", 200 }, { "a - b - 1", 2 },
+		{ "1e6 / 1000000", 1 }, { "((a))", 6 }, { "a * -b", -18 },
+		{ "64 * a / 2 / 1000000", 0.000192 },
+	};
+	static const char *const bad[] = {
+		"1 +", "(1", "1 2", "$", "", "a b", "1 + )", "*",
+	};
+	char why[128];
+	double v;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		T_ASSERT(!cmn_expr_eval(cases[i].f, lookup_abc, NULL, &v, why,
+					sizeof(why)), "%s: %s", cases[i].f, why);
+		T_ASSERT(T_FEQ(v, cases[i].v), "%s = %g, expected %g",
+			 cases[i].f, v, cases[i].v);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		T_ASSERT(cmn_expr_eval(bad[i], lookup_abc, NULL, &v, why,
+				       sizeof(why)) == -EINVAL,
+			 "\"%s\" accepted", bad[i]);
+		T_ASSERT(why[0], "no reason for \"%s\"", bad[i]);
+	}
+	return true;
+}
+
+static bool test_expr_div_zero(void)
+{
+	static const char *const nan_cases[] = {
+		"a / zero", "0 / 0", "a / (b - b)", "missing + 1",
+		"a / missing", "(a / zero) * 0",
+	};
+	double v;
+	size_t i;
+
+	for (i = 0; i < sizeof(nan_cases) / sizeof(nan_cases[0]); i++) {
+		T_ASSERT(!cmn_expr_eval(nan_cases[i], lookup_abc, NULL, &v, NULL, 0),
+			 "%s: error", nan_cases[i]);
+		T_ASSERT(isnan(v), "%s = %g, expected n/a", nan_cases[i], v);
+	}
+	T_ASSERT(!cmn_expr_eval("zero / a", lookup_abc, NULL, &v, NULL, 0) &&
+		 v == 0, "0 / a = %g", v);
+	return true;
+}
+
+static bool test_expr_names(void)
+{
+	char names[8][CMN_NAME_LEN];
+	int n;
+
+	n = cmn_expr_names("(sfbi_dir_snp_sent + sfbi_brd_snp_sent) / slc_sf_cache_access * 1000",
+			   names, 8);
+	T_ASSERT(n == 3 && !strcmp(names[0], "sfbi_dir_snp_sent") &&
+		 !strcmp(names[2], "slc_sf_cache_access"), "got %d names", n);
+	n = cmn_expr_names("a + a * 1e6 / a2", names, 8);
+	T_ASSERT(n == 2 && !strcmp(names[1], "a2"), "dedup/exponent: %d", n);
+	T_ASSERT(cmn_expr_names("a + b + c", names, 2) == -E2BIG, "no E2BIG");
+	return true;
+}
+
+/* ---- metrics.def ---- */
+
+static bool lookup_one(void *ctx, const char *name, double *v)
+{
+	(void)ctx;
+	(void)name;
+	*v = 1;
+	return true;
+}
+
+static bool test_metrics_def(void)
+{
+	const char (*names)[CMN_NAME_LEN];
+	char why[128], op[3], w[CMN_NAME_LEN];
+	double v, lim;
+	size_t i, j, g;
+	int n, t;
+
+	T_ASSERT(cmn_num_metrics > 0 && cmn_num_metrics <= 32, "metric count");
+	for (i = 0; i < cmn_num_metrics; i++) {
+		const struct cmn_metric *m = &cmn_metrics[i];
+		const char *p;
+
+		T_ASSERT(!cmn_expr_eval(m->formula, lookup_one, NULL, &v, why,
+					sizeof(why)), "%s: %s", m->name, why);
+		n = cmn_metric_terms((int)i, &names);
+		T_ASSERT(n > 0 && n <= CMN_MAX_TERMS, "%s: %d names", m->name, n);
+		for (t = 0; t < n; t++)
+			T_ASSERT(cmn_formula_name_known(names[t]),
+				 "%s: unknown name %s", m->name, names[t]);
+		T_ASSERT(cmn_metric_group_find(m->group), "%s: group %s",
+			 m->name, m->group);
+		T_ASSERT(!m->threshold[0] ||
+			 cmn_threshold_parse(m->threshold, op, &lim),
+			 "%s: threshold '%s'", m->name, m->threshold);
+		T_ASSERT(m->level == 1 || m->level == 2, "%s: level", m->name);
+		for (p = m->next; *p;) {
+			n = 0;
+			while (*p == ' ')
+				p++;
+			while (*p && *p != ' ' && n < CMN_NAME_LEN - 1)
+				w[n++] = *p++;
+			w[n] = '\0';
+			T_ASSERT(!n || cmn_metric_group_find(w), "%s: next %s",
+				 m->name, w);
+		}
+		for (j = 0; j < i; j++)
+			T_ASSERT(strcmp(cmn_metrics[j].name, m->name), "%s twice",
+				 m->name);
+	}
+	for (g = 0; g < cmn_num_metric_groups; g++) {
+		for (i = 0; i < cmn_num_metrics; i++)
+			if (!strcmp(cmn_metrics[i].group, cmn_metric_groups[g].name))
+				break;
+		T_ASSERT(i < cmn_num_metrics, "group %s is empty",
+			 cmn_metric_groups[g].name);
+	}
+	/* Every distinct encoding is in exactly one function group */
+	for (i = 0; i < cmn_num_events; i++) {
+		int found = 0;
+
+		if (!cmn_event_is_first_encoding(&cmn_events[i]))
+			continue;
+		for (g = 0; g < cmn_num_event_groups; g++) {
+			const char *p = cmn_event_groups[g].events;
+			size_t len = strlen(cmn_events[i].name);
+
+			while ((p = strstr(p, cmn_events[i].name))) {
+				if ((p == cmn_event_groups[g].events || p[-1] == ' ') &&
+				    (p[len] == ' ' || !p[len]))
+					found++;
+				p += len;
+			}
+		}
+		T_ASSERT(found == 1, "%s is in %d event groups",
+			 cmn_events[i].name, found);
+	}
+	for (g = 0; g < cmn_num_event_groups; g++) {
+		const char *p = cmn_event_groups[g].events;
+
+		while (*p) {
+			n = 0;
+			while (*p == ' ')
+				p++;
+			while (*p && *p != ' ' && n < CMN_NAME_LEN - 1)
+				w[n++] = *p++;
+			w[n] = '\0';
+			T_ASSERT(!n || cmn_event_find(w), "group %s: %s unknown",
+				 cmn_event_groups[g].name, w);
+		}
+	}
+	return true;
+}
+
+static int metric_index(const char *name)
+{
+	const struct cmn_metric *m = cmn_metric_find(name);
+
+	return m ? (int)(m - cmn_metrics) : -1;
+}
+
+static void set_term(struct cmn_counts *c, const char *metric,
+		     const char *event, double v)
+{
+	const char (*names)[CMN_NAME_LEN];
+	int m = metric_index(metric), n, t;
+
+	n = cmn_metric_terms(m, &names);
+	for (t = 0; t < n; t++)
+		if (!strcmp(names[t], event))
+			c->v[m][t] = v;
+}
+
+static bool test_metric_values(void)
+{
+	struct cmn_counts c;
+
+	cmn_counts_init(&c);
+	c.seconds = 2.0;
+	c.cycles = 1000;
+	c.ncycles = 1;
+	set_term(&c, "slc_miss_rate", "cache_miss", 25);
+	set_term(&c, "slc_miss_rate", "slc_sf_cache_access", 100);
+	set_term(&c, "dram_bandwidth", "mc_reqs", 1e6);
+	set_term(&c, "pocq_avg_latency", "pocq_occupancy", 5000);
+	set_term(&c, "pocq_avg_latency", "pocq_reqs_recvd", 100);
+	set_term(&c, "pocq_avg_occupancy", "pocq_occupancy", 5000);
+	set_term(&c, "sf_back_invals_per_1k_accesses", "sfbi_dir_snp_sent", 3);
+	set_term(&c, "sf_back_invals_per_1k_accesses", "sfbi_brd_snp_sent", 2);
+	set_term(&c, "sf_back_invals_per_1k_accesses", "slc_sf_cache_access", 500);
+	/* 25 of 100 lookups missed */
+	T_ASSERT(T_FEQ(cmn_metric_value(metric_index("slc_miss_rate"), &c), 25),
+		 "slc_miss_rate");
+	/* 1e6 requests * 64 B over 2 s = 32 MB/s */
+	T_ASSERT(T_FEQ(cmn_metric_value(metric_index("dram_bandwidth"), &c), 32),
+		 "dram_bandwidth %g",
+		 cmn_metric_value(metric_index("dram_bandwidth"), &c));
+	/* Little's law: 5000 entry-cycles / 100 requests = 50 cycles */
+	T_ASSERT(T_FEQ(cmn_metric_value(metric_index("pocq_avg_latency"), &c), 50),
+		 "pocq_avg_latency");
+	T_ASSERT(T_FEQ(cmn_metric_value(metric_index("pocq_avg_occupancy"), &c), 5),
+		 "pocq_avg_occupancy");
+	T_ASSERT(T_FEQ(cmn_metric_value(metric_index("sf_back_invals_per_1k_accesses"),
+					&c), 10), "sfbi per 1k");
+	/* 1000 cycles in 2 s: 0.0005 MHz */
+	T_ASSERT(T_FEQ(cmn_metric_value(metric_index("mesh_clock"), &c), 0.0005),
+		 "mesh_clock");
+	/* nothing counted: no value, not a division by zero */
+	T_ASSERT(isnan(cmn_metric_value(metric_index("mc_retry_rate"), &c)),
+		 "mc_retry_rate with no requests");
+	c.cycles = NAN;
+	T_ASSERT(isnan(cmn_metric_value(metric_index("pocq_avg_occupancy"), &c)),
+		 "occupancy without cycles");
+	return true;
+}
+
+static bool test_scaling(void)
+{
+	double v;
+
+	T_ASSERT(cmn_scale(100, 200, 100, &v) && T_FEQ(v, 200), "half time: %g", v);
+	T_ASSERT(cmn_scale(100, 100, 100, &v) && T_FEQ(v, 100), "full time");
+	T_ASSERT(cmn_scale(7, 90, 100, &v) && T_FEQ(v, 7), "running > enabled");
+	T_ASSERT(!cmn_scale(100, 100, 0, &v) && isnan(v), "never ran");
+	T_ASSERT(cmn_scale(1ULL << 62, 3, 1, &v) && T_FEQ(v, 3.0 * 4611686018427387904.0),
+		 "large value");
+	T_ASSERT(cmn_scale(0, 1000, 250, &v) && v == 0, "zero count");
+	return true;
+}
+
+static bool test_counts_add(void)
+{
+	struct cmn_counts a, b, s;
+
+	cmn_counts_init(&a);
+	cmn_counts_init(&b);
+	cmn_counts_init(&s);
+	a.v[0][0] = 10;
+	b.v[0][0] = 5;
+	a.v[1][1] = 1;
+	b.v[1][1] = NAN;
+	a.cycles = 1000;
+	a.ncycles = 1;
+	b.cycles = 3000;
+	b.ncycles = 1;
+	a.running = 0.5;
+	b.running = 0.25;
+	a.seconds = b.seconds = 1;
+	cmn_counts_add(&s, &a);
+	cmn_counts_add(&s, &b);
+	T_ASSERT(s.v[0][0] == 15, "sum %g", s.v[0][0]);
+	T_ASSERT(isnan(s.v[1][1]), "not counted + counted is not counted");
+	T_ASSERT(T_FEQ(s.cycles, 2000), "cycles are the mean clock: %g", s.cycles);
+	T_ASSERT(s.running == 0.25, "running is the lowest");
+	T_ASSERT(s.seconds == 1, "seconds");
+	return true;
+}
+
+static bool test_threshold(void)
+{
+	char op[3];
+	double l;
+
+	T_ASSERT(cmn_threshold_hit("> 50", 51) && !cmn_threshold_hit("> 50", 50),
+		 "> 50");
+	T_ASSERT(cmn_threshold_hit(">= 5", 5) && !cmn_threshold_hit(">= 5", 4.9),
+		 ">= 5");
+	T_ASSERT(cmn_threshold_hit("< 1", 0.5) && !cmn_threshold_hit("<= 1", 1.1),
+		 "< and <=");
+	T_ASSERT(!cmn_threshold_hit("", 1e9) && !cmn_threshold_hit("> 1", NAN),
+		 "empty or NaN");
+	T_ASSERT(!cmn_threshold_parse("50", op, &l) &&
+		 !cmn_threshold_parse("> x", op, &l) &&
+		 !cmn_threshold_parse("> 5 6", op, &l), "junk accepted");
+	return true;
+}
+
+static bool test_metric_select(void)
+{
+	bool sel[32];
+	char why[128];
+	char *argv[2];
+	size_t i;
+	int n;
+
+	T_ASSERT(!cmn_metric_select(0, NULL, sel, why, sizeof(why)), "none");
+	for (i = 0; i < cmn_num_metrics; i++)
+		T_ASSERT(sel[i], "default leaves %s out", cmn_metrics[i].name);
+	argv[0] = "hnf_pocq";
+	argv[1] = "mc_retry_rate";
+	T_ASSERT(!cmn_metric_select(2, argv, sel, why, sizeof(why)), "%s", why);
+	for (i = 0, n = 0; i < cmn_num_metrics; i++) {
+		bool want = !strcmp(cmn_metrics[i].group, "HNF_POCQ") ||
+			    !strcmp(cmn_metrics[i].name, "mc_retry_rate");
+
+		T_ASSERT(sel[i] == want, "%s selected %d", cmn_metrics[i].name,
+			 sel[i]);
+		n += sel[i];
+	}
+	T_ASSERT(n >= 2, "selection too small");
+	argv[0] = "slc";
+	T_ASSERT(!cmn_metric_select(1, argv, sel, why, sizeof(why)) &&
+		 sel[metric_index("slc_miss_rate")] &&
+		 !sel[metric_index("dram_bandwidth")], "short name slc");
+	argv[0] = "nonsense";
+	T_ASSERT(cmn_metric_select(1, argv, sel, why, sizeof(why)) == -EINVAL &&
+		 strstr(why, "nonsense"), "unknown word accepted");
+	return true;
+}
+
+/* ---- identifiers and small parsers ---- */
+
+static bool test_identifier(void)
+{
+	unsigned int part, rev;
+
+	/* internals/reference: "%03x%02x", 43400 = CMN-600 r1p0 .. 43406 r3p1 */
+	T_ASSERT(!cmn_parse_identifier("43402", &part, &rev) && part == 0x434 &&
+		 rev == 2, "43402");
+	T_ASSERT(!strcmp(cmn_part_name(part), "CMN-600") &&
+		 !strcmp(cmn_rev_name(part, rev), "r1p2"), "43402 names");
+	T_ASSERT(!cmn_parse_identifier("43406", &part, &rev) &&
+		 !strcmp(cmn_rev_name(part, rev), "r3p1"), "43406");
+	T_ASSERT(!cmn_parse_identifier("43404", &part, &rev) &&
+		 !strcmp(cmn_rev_name(part, rev), "r2p0"), "43404");
+	T_ASSERT(!cmn_parse_identifier("43800", &part, &rev) &&
+		 !strcmp(cmn_part_name(part), "CMN-600AE"), "43800");
+	T_ASSERT(!cmn_parse_identifier("43c00", &part, &rev) &&
+		 !*cmn_part_name(part), "CMN-700 is not CMN-600");
+	T_ASSERT(cmn_parse_identifier("4340", &part, &rev) &&
+		 cmn_parse_identifier("zzzzz", &part, &rev), "junk accepted");
+	T_ASSERT(cmn_cpulist_first("0") == 0 && cmn_cpulist_first("3-5") == 3 &&
+		 cmn_cpulist_first("12,14") == 12 && cmn_cpulist_first("") == -1,
+		 "cpulist");
+	return true;
+}
+
+static bool test_topo_parse_driver(void)
+{
+	struct cmn_hnf_node n[8];
+	char why[128];
+	int cnt;
+
+	cnt = cmn_topo_parse_nodes(hnfs_3x3, n, 8, why, sizeof(why));
+	T_ASSERT(cnt == 4, "%d nodes: %s", cnt, why);
+	T_ASSERT(n[2].lid == 2 && n[2].nodeid == 0x48 && n[2].x == 2 &&
+		 n[2].y == 1 && n[2].port == 0 && n[2].dev == 0, "node 2");
+	T_ASSERT(n[3].nodeid == 0x4d && n[3].port == 1 && n[3].dev == 1, "node 3");
+	return true;
+}
+
+static bool test_topo_parse_variants(void)
+{
+	struct cmn_hnf_node n[4];
+	char why[128];
+	int cnt;
+
+	cnt = cmn_topo_parse_nodes("# lid nodeid x y port dev\n\n5 104 3 1 0 0\n",
+				   n, 4, why, sizeof(why));
+	T_ASSERT(cnt == 1 && n[0].lid == 5 && n[0].nodeid == 104, "comment header");
+	cnt = cmn_topo_parse_nodes("node_id logical_id port dev xp_x xp_y\n0x20 7 1 0 2 0\n",
+				   n, 4, why, sizeof(why));
+	T_ASSERT(cnt == 1 && n[0].lid == 7 && n[0].nodeid == 0x20 &&
+		 n[0].port == 1 && n[0].x == 2, "reordered header");
+	cnt = cmn_topo_parse_nodes("lid=1 nodeid=0x28\nnodeid=0x8\n", n, 4, why,
+				   sizeof(why));
+	T_ASSERT(cnt == 2 && n[0].lid == 1 && n[0].nodeid == 0x28 &&
+		 n[1].lid == 1 && n[1].x == -1, "key=value lines");
+	cnt = cmn_topo_parse_nodes("0 0x8 0 1 0 0\n", n, 4, why, sizeof(why));
+	T_ASSERT(cnt == 1 && n[0].nodeid == 8, "no header");
+	why[0] = '\0';
+	cnt = cmn_topo_parse_nodes(hnfs_3x3, n, 2, why, sizeof(why));
+	T_ASSERT(cnt == -E2BIG && why[0], "too many nodes: %d", cnt);
+	cnt = cmn_topo_parse_nodes("logical_id node_id\n0 0x8\n1 zz\n", n, 4,
+				   why, sizeof(why));
+	T_ASSERT(cnt == -EINVAL && strstr(why, "line 3"), "garbage: %d %s", cnt,
+		 why);
+	cnt = cmn_topo_parse_nodes("logical_id node_id xp_x xp_y port dev\n", n,
+				   4, why, sizeof(why));
+	T_ASSERT(cnt == -ENOENT, "header only: %d", cnt);
+	return true;
+}
+
+static bool test_mesh_parse(void)
+{
+	int x = 0, y = 0;
+
+	T_ASSERT(!cmn_topo_parse_mesh("3 3\n", &x, &y) && x == 3 && y == 3, "3 3");
+	T_ASSERT(!cmn_topo_parse_mesh("x=4 y=2", &x, &y) && x == 4 && y == 2,
+		 "x= y=");
+	T_ASSERT(!cmn_topo_parse_mesh("8x8", &x, &y) && x == 8 && y == 8, "8x8");
+	T_ASSERT(!cmn_topo_parse_mesh("mesh_y=1 mesh_x=2", &x, &y) && x == 2 &&
+		 y == 1, "mesh_x");
+	T_ASSERT(cmn_topo_parse_mesh("9 9", &x, &y) == -ERANGE, "9x9 accepted");
+	T_ASSERT(cmn_topo_parse_mesh("foo", &x, &y) == -EINVAL, "foo accepted");
+	return true;
+}
+
+/* ---- sysfs trees ---- */
+
+static bool test_sysfs_one_mesh(void)
+{
+	const char *root = fresh_root("one-mesh");
+	struct cmn_pmu *p = calloc(CMN_MAX_PMUS, sizeof(*p));
+	char why[256], d[CMN_PATH_LEN];
+	int n;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 42, "2-3", "43402", "3 3", hnfs_3x3, true);
+	/* not ours: must be ignored */
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices/arm_cmn_0", root);
+	mkdirs(d);
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices/arm_cmn_hnf_x", root);
+	mkdirs(d);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	if (n != 1) {
+		free(p);
+		T_ASSERT(0, "%d PMUs: %s", n, why);
+	}
+	T_ASSERT(p[0].type == 42 && p[0].cpu == 2 && p[0].have_id &&
+		 p[0].part == 0x434 && p[0].rev == 2 && p[0].nfmt == 5,
+		 "pmu fields");
+	T_ASSERT(p[0].topo.present && p[0].topo.nhnf == 4 &&
+		 p[0].topo.mesh_x == 3 && p[0].topo.mesh_y == 3 &&
+		 p[0].topo.ndtc == 1, "topology: %s", p[0].topo.why);
+	T_ASSERT(p[0].parent[0] == '\0' && p[0].numa == -1,
+		 "parent '%s' numa %d in a fake tree", p[0].parent, p[0].numa);
+	free(p);
+	return true;
+}
+
+static bool test_sysfs_two_meshes(void)
+{
+	const char *root = fresh_root("two-mesh");
+	struct cmn_pmu *p = calloc(CMN_MAX_PMUS, sizeof(*p));
+	char why[256], d[CMN_PATH_LEN];
+	int n;
+	bool ok;
+
+	fake_pmu(root, "arm_cmn_hnf_10", 11, "4", "43406", "8 8",
+		 "logical_id node_id xp_x xp_y port dev\n0 0x01ac 6 5 1 0\n", true);
+	fake_pmu(root, "arm_cmn_hnf_2", 10, "0", "43400", "3 3", hnfs_3x3, true);
+	/* the CPU's NUMA node, when the PMU has no parent device */
+	snprintf(d, sizeof(d), "%s/devices/system/cpu/cpu4/node1", root);
+	mkdirs(d);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	ok = n == 2 && !strcmp(p[0].name, "arm_cmn_hnf_2") &&
+	     !strcmp(p[1].name, "arm_cmn_hnf_10") && p[1].topo.nhnf == 1 &&
+	     p[1].topo.hnf[0].nodeid == 0x1ac && p[1].numa == 1 &&
+	     p[0].topo.nhnf == 4 && p[1].rev == 6;
+	free(p);
+	T_ASSERT(ok, "n=%d, order or fields wrong: %s", n, why);
+	return true;
+}
+
+static bool test_sysfs_missing(void)
+{
+	const char *root = fresh_root("missing");
+	struct cmn_pmu *p = calloc(CMN_MAX_PMUS, sizeof(*p));
+	char why[512] = "", d[CMN_PATH_LEN], f[CMN_PATH_LEN];
+	int n;
+	bool ok = true;
+
+	/* no event_source at all */
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	if (n >= 0 || !strstr(why, "bus/event_source/devices")) {
+		snprintf(t_why, sizeof(t_why), "no devices dir: n=%d why=%s", n, why);
+		ok = false;
+		goto out;
+	}
+	/* no hnfs: the PMU is usable, the topology explains itself */
+	fake_pmu(root, "arm_cmn_hnf_0", 9, NULL, "43402", NULL, NULL, true);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	if (n != 1 || p[0].topo.present || !strstr(p[0].topo.why, "hnfs") ||
+	    p[0].cpu != -1) {
+		snprintf(t_why, sizeof(t_why), "no hnfs: n=%d why=%s", n,
+			 p[0].topo.why);
+		ok = false;
+		goto out;
+	}
+	/* a broken hnfs names its line */
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices/arm_cmn_hnf_0", root);
+	snprintf(f, sizeof(f), "%s/hnfs", d);
+	put(f, "logical_id node_id\n0 0x8\nbroken line\n");
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	if (n != 1 || p[0].topo.present || !strstr(p[0].topo.why, "line 3")) {
+		snprintf(t_why, sizeof(t_why), "broken hnfs: %s", p[0].topo.why);
+		ok = false;
+		goto out;
+	}
+	/* no format/: an error naming the directory */
+	sh("rm -rf '%s/format'", d);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	if (n >= 0 || !strstr(why, "format")) {
+		snprintf(t_why, sizeof(t_why), "no format/: n=%d why=%s", n, why);
+		ok = false;
+		goto out;
+	}
+	/* no type: an error naming the file */
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	snprintf(f, sizeof(f), "%s/type", d);
+	unlink(f);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	if (n >= 0 || !strstr(why, "/type")) {
+		snprintf(t_why, sizeof(t_why), "no type: n=%d why=%s", n, why);
+		ok = false;
+	}
+out:
+	free(p);
+	return ok;
+}
+
+/* A platform device bound to arm-cmn-hnf, optionally with an ACPI _UID */
+static void fake_bound(const char *root, const char *dev, int uid, int numa)
+{
+	char p[CMN_PATH_LEN], t[CMN_PATH_LEN];
+
+	snprintf(p, sizeof(p), "%s/devices/platform/%s/numa_node", root, dev);
+	put(p, "%d\n", numa);
+	if (uid >= 0) {
+		snprintf(p, sizeof(p), "%s/devices/platform/%s/firmware_node/uid",
+			 root, dev);
+		put(p, "%d\n", uid);
+	}
+	snprintf(p, sizeof(p), "%s/bus/platform/drivers/arm-cmn-hnf", root);
+	mkdirs(p);
+	snprintf(p, sizeof(p), "%s/bus/platform/drivers/arm-cmn-hnf/%s", root, dev);
+	snprintf(t, sizeof(t), "../../../../devices/platform/%s", dev);
+	if (symlink(t, p))
+		return;
+}
+
+static bool test_sysfs_parent(void)
+{
+	struct cmn_pmu *p = calloc(CMN_MAX_PMUS, sizeof(*p));
+	char why[256], d[CMN_PATH_LEN], l[CMN_PATH_LEN];
+	const char *root;
+	int n;
+	bool ok;
+
+	/* 6.1, ACPI: the PMU number is the _UID, not the instance number */
+	root = fresh_root("parent-acpi");
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, false);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "0", "43402", "3 3", hnfs_3x3, false);
+	fake_bound(root, "ARMHC600:00", 1, 0);
+	fake_bound(root, "ARMHC600:01", 0, 1);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	ok = n == 2 && !strcmp(p[0].parent, "ARMHC600:01") && p[0].numa == 1 &&
+	     !strcmp(p[1].parent, "ARMHC600:00") && p[1].numa == 0;
+	if (!ok) {
+		snprintf(t_why, sizeof(t_why), "acpi: n=%d '%s' %d '%s' %d", n,
+			 p[0].parent, p[0].numa, p[1].parent, p[1].numa);
+		free(p);
+		return false;
+	}
+	/* 6.1, DT: the index of the node in address order */
+	root = fresh_root("parent-dt");
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, false);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "0", "43402", "3 3", hnfs_3x3, false);
+	fake_bound(root, "7c000000.cmn", -1, 0);
+	fake_bound(root, "78000000.cmn", -1, 0);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	ok = n == 2 && !strcmp(p[0].parent, "78000000.cmn") &&
+	     !strcmp(p[1].parent, "7c000000.cmn");
+	if (!ok) {
+		snprintf(t_why, sizeof(t_why), "dt: n=%d '%s' '%s'", n,
+			 p[0].parent, p[1].parent);
+		free(p);
+		return false;
+	}
+	/* pmu.parent (6.12): the PMU directory sits in its device's */
+	root = fresh_root("parent-612");
+	snprintf(d, sizeof(d), "%s/devices/platform/ARMHC600:00/arm_cmn_hnf_0", root);
+	fake_pmu_at(d, 9, "0", "43402", "3 3", hnfs_3x3, false);
+	snprintf(d, sizeof(d), "%s/devices/platform/ARMHC600:00/numa_node", root);
+	put(d, "3\n");
+	snprintf(d, sizeof(d), "%s/bus/event_source/devices", root);
+	mkdirs(d);
+	snprintf(l, sizeof(l), "%s/arm_cmn_hnf_0", d);
+	ok = !symlink("../../../devices/platform/ARMHC600:00/arm_cmn_hnf_0", l);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	ok = ok && n == 1 && !strcmp(p[0].parent, "ARMHC600:00") && p[0].numa == 3;
+	snprintf(t_why, sizeof(t_why), "pmu.parent: n=%d '%s' %d", n,
+		 n > 0 ? p[0].parent : "", n > 0 ? p[0].numa : -9);
+	free(p);
+	if (!ok)
+		return false;
+	t_why[0] = '\0';
+	return true;
+}
+
+/* Node id rule of internals.rst: (x << (3 + b)) | (y << 3) | (p << 2) | d */
+static bool test_sysfs_derive_coords(void)
+{
+	const char *root = fresh_root("derive");
+	struct cmn_pmu *p = calloc(CMN_MAX_PMUS, sizeof(*p));
+	char why[256];
+	int n;
+	bool ok;
+
+	/* 4x4: b = 2; x=3 y=1 p=1 d=1 -> 96 + 8 + 4 + 1 = 0x6d */
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "4 4",
+		 "logical_id node_id\n0 0x6d\n", false);
+	/* 8x8: b = 3; x=6 y=5 p=1 d=0 -> 384 + 40 + 4 = 0x1ac */
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "0", "43402", "8 8",
+		 "logical_id node_id\n0 0x1ac\n", false);
+	n = cmn_pmus_scan(p, CMN_MAX_PMUS, why, sizeof(why));
+	ok = n == 2 &&
+	     p[0].topo.hnf[0].x == 3 && p[0].topo.hnf[0].y == 1 &&
+	     p[0].topo.hnf[0].port == 1 && p[0].topo.hnf[0].dev == 1 &&
+	     p[1].topo.hnf[0].x == 6 && p[1].topo.hnf[0].y == 5 &&
+	     p[1].topo.hnf[0].port == 1 && p[1].topo.hnf[0].dev == 0;
+	free(p);
+	T_ASSERT(ok, "coordinates not derived from node ids (n=%d)", n);
+	return true;
+}
+
+/* ---- command outputs ---- */
+
+static bool test_list_json(void)
+{
+	char f[CMN_PATH_LEN], args[64];
+
+	snprintf(f, sizeof(f), "%s/list.json", tmproot);
+	T_ASSERT(run_cmd(cmd_list, f, "list", "--json", NULL) == 0, "exit status");
+	/* the table's events plus dtc_cycles */
+	snprintf(args, sizeof(args), "%zu %zu", cmn_num_events + 1,
+		 cmn_num_metrics);
+	return json_check("list", f, args);
+}
+
+static bool test_list_text(void)
+{
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	const char *root;
+	size_t i;
+
+	snprintf(f, sizeof(f), "%s/list.txt", tmproot);
+	T_ASSERT(run_cmd(cmd_list, f, "list", NULL) == 0, "exit status");
+	s = slurp(f);
+	for (i = 0; i < cmn_num_events; i++)
+		T_ASSERT(strstr(s, cmn_events[i].name), "%s missing",
+			 cmn_events[i].name);
+	for (i = 0; i < cmn_num_metrics; i++)
+		T_ASSERT(strstr(s, cmn_metrics[i].formula), "%s formula missing",
+			 cmn_metrics[i].name);
+	T_ASSERT(strstr(s, "eventid=0x0f,occupid=0x2"), "occupancy encoding");
+	T_ASSERT(!strstr(s, "not offered by"), "no PMU, yet an event is missing");
+	T_ASSERT(run_cmd(cmd_list, f, "list", "extra", NULL) == 2, "extra arg accepted");
+
+	/* an r1p0 PMU without snp_sent_untrk (0x1b exists from r1p2) */
+	root = fresh_root("list-avail");
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43400", "3 3", hnfs_3x3, true);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/snp_sent_untrk",
+		 root);
+	unlink(p);
+	T_ASSERT(run_cmd(cmd_list, f, "list", NULL) == 0, "exit status");
+	s = slurp(f);
+	s = strstr(s, "  snp_sent_untrk ");
+	T_ASSERT(s && strstr(s, "not offered by: arm_cmn_hnf_0\n") &&
+		 strstr(s, "not offered by") < strstr(s, "  intv_dirty "),
+		 "missing alias not shown");
+	T_ASSERT(strstr(strstr(slurp(f), "  cache_miss "), "  slc_sf_cache_access") <
+		 strstr(slurp(f), "not offered by"), "cache_miss reported missing");
+	return true;
+}
+
+static bool test_topo_json(void)
+{
+	const char *root = fresh_root("topo");
+	char f[CMN_PATH_LEN], *s;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "1", "43402", NULL, NULL, true);
+	snprintf(f, sizeof(f), "%s/topo.json", tmproot);
+	T_ASSERT(run_cmd(cmd_topo, f, "topo", "--json", NULL) == 0, "exit status");
+	if (!json_check("topo", f, "arm_cmn_hnf_0 4 arm_cmn_hnf_1 -1"))
+		return false;
+	snprintf(f, sizeof(f), "%s/topo.txt", tmproot);
+	T_ASSERT(run_cmd(cmd_topo, f, "topo", NULL) == 0, "text exit status");
+	s = slurp(f);
+	T_ASSERT(strstr(s, "CMN-600 r1p2"), "identifier not decoded");
+	T_ASSERT(strstr(s, "H2 0x48 p0d0") && strstr(s, "H3 0x4d p1d1"),
+		 "HN-Fs missing from the map");
+	T_ASSERT(strstr(s, "no HN-F topology file"), "missing hnfs not explained");
+	return true;
+}
+
+static bool test_telemetry_shape(void)
+{
+	char f[CMN_PATH_LEN];
+
+	snprintf(f, sizeof(f), "%s/telemetry.json", tmproot);
+	T_ASSERT(run_cmd(cmd_metrics, f, "metrics", "--format", "telemetry", NULL) == 0,
+		 "exit status");
+	T_ASSERT(sh("python3 -m json.tool %s > /dev/null 2>&1", f) == 0,
+		 "json.tool rejects the output");
+	return json_check("telemetry", f, NULL);
+}
+
+static bool test_perf_json_shape(void)
+{
+	char f[CMN_PATH_LEN], args[4096];
+	size_t i, n = 0;
+
+	snprintf(f, sizeof(f), "%s/perf.json", tmproot);
+	T_ASSERT(run_cmd(cmd_metrics, f, "metrics", "-f", "perf-json", NULL) == 0,
+		 "exit status");
+	/* perf resolves aliases from sysfs, plus its duration_time */
+	for (i = 0; i < cmn_num_events; i++)
+		n += snprintf(args + n, sizeof(args) - n, "%s ", cmn_events[i].name);
+	snprintf(args + n, sizeof(args) - n, "dtc_cycles duration_time");
+	if (!json_check("perf-json", f, args))
+		return false;
+	T_ASSERT(run_cmd(cmd_metrics, f, "metrics", "-f", "yaml", NULL) == 2,
+		 "unknown format accepted");
+	return true;
+}
+
+static bool test_sha1(void)
+{
+	char hex[41];
+
+	/* FIPS 180 test vectors */
+	cmn_sha1_hex("abc", 3, hex);
+	T_ASSERT(!strcmp(hex, "a9993e364706816aba3e25717850c26c9cd0d89d"), "abc: %s",
+		 hex);
+	cmn_sha1_hex("", 0, hex);
+	T_ASSERT(!strcmp(hex, "da39a3ee5e6b4b0d3255bfef95601890afd80709"), "empty");
+	cmn_sha1_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	T_ASSERT(!strcmp(hex, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"), "56 bytes");
+	return true;
+}
+
+/* ---- cmn-hnf stat against a fake perf backend ---- */
+
+#define FAKE_FD		1000
+#define FAKE_MAX	4096
+
+struct fake_ev {
+	struct perf_event_attr attr;
+	int cpu, leader;
+	bool closed;
+	uint64_t val, ena, run;
+};
+
+static struct fake_ev fev[FAKE_MAX];
+static int nfev;
+static bool fake_no_groups;
+static int fake_max_group;	/* events per group the "driver" takes, 0: any */
+static bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
+static int fake_type1;		/* attr.type of the second mesh */
+
+static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	if (nfev == FAKE_MAX)
+		return -EMFILE;
+	if (fake_no_groups && group_fd >= 0)
+		return -EINVAL;
+	if (fake_max_group && group_fd >= 0) {
+		int j, members = 0;
+
+		for (j = 0; j < nfev; j++)
+			if (!fev[j].closed && fev[j].leader == group_fd - FAKE_FD)
+				members++;
+		if (members >= fake_max_group)
+			return -EINVAL;
+	}
+	fev[nfev].attr = *attr;
+	fev[nfev].closed = false;
+	fev[nfev].cpu = cpu;
+	fev[nfev].leader = group_fd >= 0 ? group_fd - FAKE_FD : nfev;
+	fev[nfev].val = fev[nfev].ena = fev[nfev].run = 0;
+	return FAKE_FD + nfev++;
+}
+
+/* Events per read at full time */
+static uint64_t fake_rate(const struct fake_ev *e)
+{
+	uint64_t c = e->attr.config;
+	unsigned int id = c & 0xff, type = (c >> 32) & 0xf;
+	uint64_t r, w = 1;
+
+	if (type == 3)
+		return 100000;
+	switch (id) {
+	case 0x01:
+		r = e->attr.type == (unsigned int)fake_type1 ? 750 : 250;
+		break;
+	case 0x02: r = 1000; break;
+	case 0x04: r = 50; break;
+	case 0x05: r = 1000; break;
+	case 0x06: r = 300; break;
+	case 0x0c: r = 10; break;
+	case 0x0d: r = 400; break;
+	case 0x0e: r = 6; break;
+	case 0x0f: r = 20000; break;
+	case 0x18: r = 2000; break;
+	case 0x19: r = 30; break;
+	case 0x1a: r = 20; break;
+	default: r = 0;
+	}
+	/* per HN-F: weight lid + 1 (node ids of hnfs_3x3 in order) */
+	if (c & (1 << 12)) {
+		switch ((c >> 16) & 0xffff) {
+		case 0x08: w = 1; break;
+		case 0x28: w = 2; break;
+		case 0x48: w = 3; break;
+		case 0x4d: w = 4; break;
+		default: w = 0;
+		}
+	}
+	return r * w;
+}
+
+static long fake_read(int fd, void *buf, size_t len)
+{
+	uint64_t *out = buf, run;
+	int i = fd - FAKE_FD, j, n = 0;
+
+	if (i < 0 || i >= nfev || fev[i].leader != i)
+		return -1;
+	/* perf returns 0 bytes for a pinned event it could not schedule */
+	if (fake_cycles_error && (fev[i].attr.config >> 32) == 3)
+		return 0;
+	/* the cycle counter is never multiplexed, HN-F groups run half the time */
+	run = (fev[i].attr.config >> 32) == 3 ? 1000 : 500;
+	for (j = i; j < nfev; j++) {
+		if (fev[j].leader != i)
+			continue;
+		if ((size_t)(3 + n + 1) * 8 > len)
+			return -1;
+		fev[j].ena += 1000;
+		fev[j].run += run;
+		fev[j].val += fake_rate(&fev[j]) * run / 1000;
+		out[3 + n++] = fev[j].val;
+	}
+	out[0] = n;
+	out[1] = fev[i].ena;
+	out[2] = fev[i].run;
+	return (3 + n) * 8;
+}
+
+static int fake_enable(int fd)
+{
+	return fd >= FAKE_FD ? 0 : -1;
+}
+
+static void fake_close(int fd)
+{
+	if (fd >= FAKE_FD && fd < FAKE_FD + nfev)
+		fev[fd - FAKE_FD].closed = true;
+}
+
+/* Counted events (read at least once) of the group led by event @i */
+static int fake_members(int i)
+{
+	int j, n = 0;
+
+	for (j = 0; j < nfev; j++)
+		if (fev[j].ena && fev[j].leader == i)
+			n++;
+	return n;
+}
+
+/* The counted event with @config on PMU @type after @after, or -1 */
+static int fake_find(unsigned int type, uint64_t config, int after)
+{
+	int j;
+
+	for (j = after + 1; j < nfev; j++)
+		if (fev[j].ena && fev[j].attr.type == type &&
+		    fev[j].attr.config == config)
+			return j;
+	return -1;
+}
+
+static const struct cmn_perf_ops fake_ops = {
+	.open = fake_open,
+	.read = fake_read,
+	.enable = fake_enable,
+	.close = fake_close,
+};
+
+static const char *stat_root(void)
+{
+	const char *root = fresh_root("stat");
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "2-3", "43402", "3 3", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "5", "43402", "3 3", hnfs_3x3, true);
+	fake_type1 = 10;
+	return root;
+}
+
+static bool test_stat_mesh(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN];
+	int rc, i;
+	bool cpu_ok = true, cyc_alone = false;
+
+	stat_root();
+	nfev = 0;
+	fake_no_groups = false;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-mesh.json", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "2", "--json", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++) {
+		if (fev[i].cpu != (fev[i].attr.type == 9 ? 2 : 5))
+			cpu_ok = false;
+		if (fev[i].attr.config == 0x300000000ULL && fev[i].leader == i &&
+		    fev[i].attr.pinned)
+			cyc_alone = true;
+		T_ASSERT(fev[i].attr.pinned == (fev[i].attr.config == 0x300000000ULL),
+			 "only dtc_cycles is pinned");
+		T_ASSERT(fev[i].attr.read_format ==
+			 (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			  PERF_FORMAT_TOTAL_TIME_RUNNING), "read_format");
+	}
+	T_ASSERT(cpu_ok, "events not opened on the cpumask CPU");
+	T_ASSERT(cyc_alone, "dtc_cycles (config 0x300000000) not opened alone and pinned");
+	/*
+	 * Hand arithmetic from fake_rate(): every event runs half the time,
+	 * so scaling must double the raw counts back to the rates.
+	 */
+	return json_check("stat", f,
+		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_1:slc_miss_rate=75 "
+		"total:slc_miss_rate=50 arm_cmn_hnf_0:sf_hit_rate=30 "
+		"arm_cmn_hnf_0:mc_retry_rate=2.5 "
+		"arm_cmn_hnf_0:snoops_per_1k_accesses=2000 "
+		"arm_cmn_hnf_0:sf_back_invals_per_1k_accesses=50 "
+		"arm_cmn_hnf_0:pocq_retry_rate=5 arm_cmn_hnf_0:qos_hh_retry_rate=0.6 "
+		"arm_cmn_hnf_0:pocq_avg_occupancy=0.2 total:pocq_avg_occupancy=0.4 "
+		"arm_cmn_hnf_0:pocq_avg_latency=20");
+}
+
+static bool test_stat_groups(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN];
+	int rc, i, j;
+	bool paired = false;
+
+	stat_root();
+	nfev = 0;
+	fake_no_groups = false;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-groups.txt", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "slc_miss_rate", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	/* one metric, two meshes: two groups of two events, nothing else */
+	T_ASSERT(nfev == 4, "%d events opened", nfev);
+	for (i = 0; i < nfev; i++)
+		for (j = 0; j < nfev; j++)
+			if (fev[i].attr.config == 0x1 && fev[j].attr.config == 0x2 &&
+			    fev[j].leader == i && fev[j].attr.type == fev[i].attr.type)
+				paired = true;
+	T_ASSERT(paired, "cache_miss and slc_sf_cache_access not in one group");
+	T_ASSERT(strstr(slurp(f), "slc_miss_rate") && strstr(slurp(f), "75.00"),
+		 "table lacks the metric: %s", slurp(f));
+	return true;
+}
+
+/* A metric group's metrics share one perf group */
+static bool test_stat_merged_groups(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN];
+	int rc, miss, acc, hit;
+
+	stat_root();
+	nfev = 0;
+	fake_max_group = 0;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-merged.json", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "--json", "slc", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	/* cache_miss 0x01, slc_sf_cache_access 0x02, sf_hit 0x06 */
+	miss = fake_find(9, 0x01, -1);
+	acc = fake_find(9, 0x02, -1);
+	hit = fake_find(9, 0x06, -1);
+	T_ASSERT(miss >= 0 && acc >= 0 && hit >= 0, "events missing");
+	T_ASSERT(fev[acc].leader == fev[miss].leader &&
+		 fev[hit].leader == fev[miss].leader &&
+		 fake_members(fev[miss].leader) == 3,
+		 "slc_miss_rate and sf_hit_rate not in one group of 3");
+	T_ASSERT(fake_find(9, 0x02, acc) < 0, "slc_sf_cache_access opened twice");
+	T_ASSERT(nfev == 6, "%d events opened for two meshes", nfev);
+	return json_check("stat", f,
+		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_0:sf_hit_rate=30 "
+		"arm_cmn_hnf_1:slc_miss_rate=75");
+}
+
+/* A merged group the driver refuses falls back to one group per metric */
+static bool test_stat_split_groups(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN];
+	int rc, i, live = 0;
+
+	stat_root();
+	nfev = 0;
+	fake_max_group = 2;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-split.json", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "--json", "slc",
+		     "pocq", NULL);
+	cmn_perf_ops = saved;
+	fake_max_group = 0;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++) {
+		if (!fev[i].ena)
+			continue;
+		live++;
+		T_ASSERT(fake_members(fev[i].leader) <= 2,
+			 "a group of %d is live", fake_members(fev[i].leader));
+	}
+	/* per mesh: slc 2+2, pocq 2+2+1+2 (one per metric), dtc_cycles */
+	T_ASSERT(live == 2 * 12, "%d live events", live);
+	return json_check("stat", f,
+		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_0:sf_hit_rate=30 "
+		"arm_cmn_hnf_0:pocq_retry_rate=5 arm_cmn_hnf_0:qos_hh_retry_rate=0.6 "
+		"arm_cmn_hnf_0:pocq_avg_occupancy=0.2 arm_cmn_hnf_1:pocq_avg_latency=20");
+}
+
+static bool test_stat_per_hnf(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN];
+	bool found = false, plain = false;
+	int rc, i;
+
+	stat_root();
+	nfev = 0;
+	fake_no_groups = false;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-hnf.json", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "--per-hnf",
+		     "--json", "slc", "pocq", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++) {
+		/* cache_miss, bynodeid, nodeid 0x48: 0x00481001 */
+		if (fev[i].attr.config == 0x00481001)
+			found = true;
+		if ((fev[i].attr.config >> 32) != 3 &&
+		    !(fev[i].attr.config & (1 << 12)))
+			plain = true;
+	}
+	T_ASSERT(found, "no cache_miss,bynodeid=1,nodeid=0x48 (0x00481001)");
+	T_ASSERT(!plain, "a mesh-wide HN-F event was opened in --per-hnf mode");
+	/* per HN-F weights 1..4; the mesh sums them over one clock */
+	return json_check("stat", f,
+		"arm_cmn_hnf_0#0:slc_miss_rate=25 arm_cmn_hnf_0#3:slc_miss_rate=25 "
+		"arm_cmn_hnf_0#3:pocq_avg_occupancy=0.8 "
+		"arm_cmn_hnf_0#0:pocq_avg_occupancy=0.2 "
+		"arm_cmn_hnf_0:pocq_avg_occupancy=2 arm_cmn_hnf_1:slc_miss_rate=75 "
+		"arm_cmn_hnf_0:pocq_avg_latency=20 total:slc_miss_rate=50");
+}
+
+static bool test_stat_top_view(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN], *s, *top;
+	int rc;
+
+	stat_root();
+	nfev = 0;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-top.txt", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "--per-hnf",
+		     "--top", "2", "--sort", "pocq_avg_occupancy", "pocq", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	s = slurp(f);
+	top = strstr(s, "# top 2 HN-Fs by pocq_avg_occupancy");
+	T_ASSERT(top, "no top-N view: %s", s);
+	/* lid 3 (weight 4, 0.8) first; mean over 8 HN-Fs is 0.5 */
+	T_ASSERT(strstr(top, "hnf   3 nodeid   0x4d") && strstr(top, "x1.60 of mean"),
+		 "top row wrong: %s", top);
+	T_ASSERT(strstr(top, "# imbalance: max/mean 1.60, min/mean 0.40"),
+		 "imbalance line wrong: %s", top);
+	return true;
+}
+
+static bool test_stat_ungrouped_fallback(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN];
+	int rc, i;
+	bool grouped = false;
+
+	stat_root();
+	nfev = 0;
+	fake_no_groups = true;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-nogroup.json", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "--json",
+		     "slc_miss_rate", NULL);
+	cmn_perf_ops = saved;
+	fake_no_groups = false;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++)
+		if (fev[i].leader != i)
+			grouped = true;
+	T_ASSERT(!grouped, "an event is still in a group");
+	return json_check("stat", f, "arm_cmn_hnf_0:slc_miss_rate=25");
+}
+
+/* A pinned dtc_cycles in error state: no value, not a failure */
+static bool test_stat_cycles_error(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	nfev = 0;
+	fake_cycles_error = true;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-cycerr.json", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "--json",
+		     "pocq_avg_occupancy", "slc_miss_rate", NULL);
+	cmn_perf_ops = saved;
+	fake_cycles_error = false;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	return json_check("stat", f,
+		"arm_cmn_hnf_0:pocq_avg_occupancy=null arm_cmn_hnf_0:slc_miss_rate=25");
+}
+
+static bool test_stat_csv(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN], *s;
+	int rc;
+
+	stat_root();
+	nfev = 0;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat.csv", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "2", "--csv",
+		     "slc_miss_rate", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	s = slurp(f);
+	T_ASSERT(!strncmp(s, "time,pmu,hnf,nodeid,metric,value,unit,running_pct,flagged\n",
+			  58), "header: %.60s", s);
+	T_ASSERT(strstr(s, ",arm_cmn_hnf_1,all,,slc_miss_rate,75.000000,%,50.0,1"),
+		 "mesh 1 row (75%% > 50 flagged, 50%% running): %s", s);
+	T_ASSERT(strstr(s, ",total,all,,slc_miss_rate,50.000000,%,50.0,0"),
+		 "total row: %s", s);
+	/* header once, 2 intervals x 3 rows */
+	T_ASSERT(sh("test $(wc -l < %s) -eq 7", f) == 0, "line count");
+	return true;
+}
+
+static bool test_stat_print_perf(void)
+{
+	char f[CMN_PATH_LEN], *s, d[CMN_PATH_LEN];
+	const char *root;
+	int rc;
+
+	root = stat_root();
+	snprintf(f, sizeof(f), "%s/print-perf.txt", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "--print-perf", "slc_miss_rate", NULL);
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	s = slurp(f);
+	T_ASSERT(strstr(s, "perf stat -a -e '{arm_cmn_hnf_0/cache_miss/,arm_cmn_hnf_0/slc_sf_cache_access/}' -e '{arm_cmn_hnf_1/cache_miss/"),
+		 "command: %s", s);
+	T_ASSERT(strstr(s, "-- sleep 1\n# slc_miss_rate = cache_miss / slc_sf_cache_access * 100"),
+		 "tail: %s", s);
+	rc = run_cmd(cmd_stat, f, "stat", "--print-perf", "-I", "500", "-n",
+		     "3", "--per-hnf", "--csv", "mesh_clock", "pocq_avg_latency", NULL);
+	s = slurp(f);
+	T_ASSERT(rc == 0 && strstr(s, "perf stat -a -x, -I 500 --interval-count 3 -e '{arm_cmn_hnf_0/pocq_occupancy,bynodeid=1,nodeid=0x8/,arm_cmn_hnf_0/pocq_reqs_recvd,bynodeid=1,nodeid=0x8/}'"),
+		 "per-hnf: %s", s);
+	T_ASSERT(strstr(s, "-e 'arm_cmn_hnf_1/dtc_cycles/'"), "dtc_cycles: %s", s);
+	/* without aliases the raw terms are printed */
+	snprintf(d, sizeof(d), "rm -rf %s/bus/event_source/devices/arm_cmn_hnf_1/events",
+		 root);
+	sh("%s", d);
+	rc = run_cmd(cmd_stat, f, "stat", "--print-perf", "mc_retry_rate", NULL);
+	s = slurp(f);
+	T_ASSERT(rc == 0 && strstr(s, "'{arm_cmn_hnf_1/eventid=0x0c/,arm_cmn_hnf_1/eventid=0x0d/}'"),
+		 "raw terms: %s", s);
+	return true;
+}
+
+static bool test_stat_errors(void)
+{
+	char f[CMN_PATH_LEN];
+	const char *root;
+
+	snprintf(f, sizeof(f), "%s/stat-err.txt", tmproot);
+	stat_root();
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "nonsense", NULL) == 2, "unknown metric");
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "-I", "x", NULL) == 2, "bad -I");
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "--sort", "bogus", NULL) == 2, "bad --sort");
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "--sort", "mesh_clock", "slc", NULL) == 2,
+		 "--sort of an unselected metric");
+	root = fresh_root("stat-nohnfs");
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", NULL, true);
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "--per-hnf", "--print-perf", NULL) == 1,
+		 "--per-hnf without hnfs");
+	fresh_root("stat-empty");
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "--print-perf", NULL) == 1, "no PMU");
+	return true;
+}
+
+/* ---- check ---- */
+
+static void fake_proc(const char *root, int paranoid, const char *capeff)
+{
+	char p[CMN_PATH_LEN];
+	static char proc[CMN_PATH_LEN];
+
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	snprintf(p, sizeof(p), "%s/sys/kernel/perf_event_paranoid", proc);
+	put(p, "%d\n", paranoid);
+	snprintf(p, sizeof(p), "%s/self/status", proc);
+	put(p, "Name:\tcmn-hnf\nCapInh:\t0000000000000000\nCapEff:\t%s\n", capeff);
+	snprintf(p, sizeof(p), "%s/interrupts", proc);
+	put(p, "           CPU0       CPU1\n"
+	    " 11:      12345       6789     GICv3  27 Level     arch_timer\n"
+	    " 42:          7          3     GICv3 232 Level     arm_cmn_hnf_0\n"
+	    " 43:          5          0     GICv3 233 Level     arm_cmn_hnf_10\n");
+	cmn_proc_root = proc;
+}
+
+static void fake_device(const char *root, const char *dev, const char *alias,
+			const char *driver)
+{
+	char p[CMN_PATH_LEN], t[CMN_PATH_LEN];
+
+	snprintf(p, sizeof(p), "%s/bus/platform/devices/%s/modalias", root, dev);
+	put(p, "%s\n", alias);
+	snprintf(p, sizeof(p), "%s/bus/platform/drivers/%s", root, driver);
+	mkdirs(p);
+	snprintf(p, sizeof(p), "%s/bus/platform/devices/%s/driver", root, dev);
+	snprintf(t, sizeof(t), "../../drivers/%s", driver);
+	if (symlink(t, p))
+		return;
+}
+
+static bool test_check_good(void)
+{
+	const char *root = fresh_root("check-good");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	int rc;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	snprintf(p, sizeof(p), "%s/module/arm_cmn_hnf", root);
+	mkdirs(p);
+	fake_device(root, "ARMHC600:00", "acpi:ARMHC600:", "arm-cmn-hnf");
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-good.txt", tmproot);
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(rc == 0, "exit %d: %s", rc, s);
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: CMN-600 r1p2"), "pmu line: %s", s);
+	T_ASSERT(strstr(s, "ok    device ARMHC600:00 (CMN-600) bound to arm-cmn-hnf"),
+		 "device line: %s", s);
+	T_ASSERT(strstr(s, "perf_event_paranoid=0 allows"), "paranoid line: %s", s);
+	/* 7 + 3 on IRQ 42; IRQ 43 belongs to arm_cmn_hnf_10 */
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: 1 overflow interrupt, raised 10 times"),
+		 "irq line: %s", s);
+	T_ASSERT(!strstr(s, "FAIL"), "a FAIL: %s", s);
+	return true;
+}
+
+static bool test_check_problems(void)
+{
+	const char *root = fresh_root("check-bad");
+	char f[CMN_PATH_LEN], *s;
+	int rc;
+
+	fake_device(root, "ARMHC600:00", "acpi:ARMHC600:", "arm-cmn");
+	fake_device(root, "1e0000000.cmn", "of:NcmnT(null)Carm,cmn-600", "arm-cmn");
+	fake_proc(root, 2, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-bad.txt", tmproot);
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	T_ASSERT(rc == 1, "exit %d", rc);
+	T_ASSERT(strstr(s, "FAIL  no arm_cmn_hnf_<n> PMU"), "no-PMU line: %s", s);
+	T_ASSERT(strstr(s, "FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm-cmn"),
+		 "ACPI binding line: %s", s);
+	T_ASSERT(strstr(s, "FAIL  device 1e0000000.cmn is bound"), "DT binding line: %s", s);
+	T_ASSERT(strstr(s, "FAIL  perf_event_paranoid=2 and no CAP_PERFMON"),
+		 "paranoid line: %s", s);
+	T_ASSERT(strstr(s, "FAIL  module arm_cmn_hnf not loaded; fix: modprobe"),
+		 "module line: %s", s);
+	/* CAP_PERFMON is bit 38 of CapEff */
+	fake_proc(root, 2, "0000004000000000");
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(strstr(s, "ok    perf_event_paranoid=2, but this process has CAP_PERFMON"),
+		 "CAP_PERFMON not seen: %s", s);
+	return true;
+}
+
+/* ---- the built tool: help texts are true ---- */
+
+static bool test_help_texts(void)
+{
+	static const char *const cmds[] = { "list", "topo", "check", "stat", "metrics" };
+	/* a value for each option that takes one */
+	static const char *const optval[][2] = {
+		{ "--interval", "100" }, { "-I", "100" }, { "--count", "1" },
+		{ "-n", "1" }, { "--top", "3" }, { "--sort", "slc_miss_rate" },
+		{ "--format", "perf-json" }, { "-f", "perf-json" },
+		{ "--sysfs-root", "/" },
+	};
+	char out[CMN_PATH_LEN], help[8192], word[64], *p, *s;
+	const char *root = stat_root();
+	size_t i, k, n;
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/help.txt", tmproot);
+	T_ASSERT(sh("%s --help > %s", tool_path, out) == 0, "--help failed");
+	s = slurp(out);
+	for (i = 0; i < 5; i++) {
+		snprintf(word, sizeof(word), "\n  %s ", cmds[i]);
+		T_ASSERT(strstr(s, word), "--help does not list %s", cmds[i]);
+	}
+	T_ASSERT(sh("%s bogus > /dev/null 2>&1", tool_path) == 2, "bogus command");
+	for (i = 0; i < 5; i++) {
+		T_ASSERT(sh("%s %s --help > %s", tool_path, cmds[i], out) == 0,
+			 "%s --help failed", cmds[i]);
+		snprintf(help, sizeof(help), "%s", slurp(out));
+		snprintf(word, sizeof(word), "usage: cmn-hnf %s", cmds[i]);
+		T_ASSERT(strstr(help, word), "%s --help: no usage line", cmds[i]);
+		/* every option the help names is accepted */
+		for (p = help; (p = strstr(p, " -")); p++) {
+			const char *val = NULL;
+
+			for (n = 0; (isalnum((unsigned char)p[1 + n]) ||
+				     p[1 + n] == '-') && n < sizeof(word) - 1; n++)
+				word[n] = p[1 + n];
+			word[n] = '\0';
+			if (!strcmp(word, "--") || !strcmp(word, "-h") ||
+			    !strcmp(word, "--help") || strlen(word) < 2)
+				continue;
+			for (k = 0; k < sizeof(optval) / sizeof(optval[0]); k++)
+				if (!strcmp(optval[k][0], word))
+					val = optval[k][1];
+			rc = sh("%s --sysfs-root %s %s %s %s %s > /dev/null 2>&1",
+				tool_path, root, cmds[i], word, val ? val : "",
+				!strcmp(cmds[i], "stat") ? "--print-perf" : "");
+			T_ASSERT(rc != 2, "'%s %s' is a usage error", cmds[i], word);
+		}
+	}
+	return true;
+}
+
+static bool test_docs(void)
+{
+	static const char *const words[] = {
+		"cmn-hnf list", "cmn-hnf topo", "cmn-hnf check", "cmn-hnf stat",
+		"cmn-hnf metrics", "--per-hnf", "--print-perf", "--sysfs-root",
+		"telemetry", "perf-json", "tools/metrics/metrics.def",
+	};
+	char *s = slurp(doc_path);
+	size_t i;
+
+	T_ASSERT(*s, "cannot read %s", doc_path);
+	for (i = 0; i < cmn_num_metrics; i++)
+		T_ASSERT(strstr(s, cmn_metrics[i].name), "%s not documented",
+			 cmn_metrics[i].name);
+	for (i = 0; i < cmn_num_metric_groups; i++)
+		T_ASSERT(strstr(s, cmn_metric_groups[i].name), "group %s not documented",
+			 cmn_metric_groups[i].name);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		T_ASSERT(strstr(s, words[i]), "'%s' not documented", words[i]);
+	return true;
+}
+
+static const struct {
+	const char *name;
+	bool (*fn)(void);
+} tests[] = {
+	{ "format_parse", test_format_parse },
+	{ "format_errors", test_format_errors },
+	{ "format_apply", test_format_apply },
+	{ "config_build_abi", test_config_build },
+	{ "config_follows_format", test_config_follows_format },
+	{ "config_alias_vs_table", test_config_alias_vs_table },
+	{ "event_table_contract", test_event_table },
+	{ "expr_eval", test_expr_eval },
+	{ "expr_div_zero", test_expr_div_zero },
+	{ "expr_names", test_expr_names },
+	{ "metrics_def_valid", test_metrics_def },
+	{ "metric_values", test_metric_values },
+	{ "scaling", test_scaling },
+	{ "counts_add", test_counts_add },
+	{ "threshold", test_threshold },
+	{ "metric_select", test_metric_select },
+	{ "identifier", test_identifier },
+	{ "topo_parse_driver_format", test_topo_parse_driver },
+	{ "topo_parse_variants", test_topo_parse_variants },
+	{ "mesh_parse", test_mesh_parse },
+	{ "sysfs_one_mesh", test_sysfs_one_mesh },
+	{ "sysfs_two_meshes", test_sysfs_two_meshes },
+	{ "sysfs_missing_files", test_sysfs_missing },
+	{ "sysfs_derive_coords", test_sysfs_derive_coords },
+	{ "sysfs_parent_device", test_sysfs_parent },
+	{ "list_json_valid", test_list_json },
+	{ "list_text", test_list_text },
+	{ "topo_json_and_map", test_topo_json },
+	{ "telemetry_shape", test_telemetry_shape },
+	{ "perf_json_shape", test_perf_json_shape },
+	{ "sha1", test_sha1 },
+	{ "stat_mesh_metrics", test_stat_mesh },
+	{ "stat_groups", test_stat_groups },
+	{ "stat_merged_groups", test_stat_merged_groups },
+	{ "stat_split_groups", test_stat_split_groups },
+	{ "stat_per_hnf", test_stat_per_hnf },
+	{ "stat_top_view", test_stat_top_view },
+	{ "stat_ungrouped_fallback", test_stat_ungrouped_fallback },
+	{ "stat_cycles_error", test_stat_cycles_error },
+	{ "stat_csv", test_stat_csv },
+	{ "stat_print_perf", test_stat_print_perf },
+	{ "stat_errors", test_stat_errors },
+	{ "check_good", test_check_good },
+	{ "check_problems", test_check_problems },
+	{ "help_texts", test_help_texts },
+	{ "docs", test_docs },
+};
+
+int main(int argc, char **argv)
+{
+	int i, passed = 0, failed = 0;
+	const char *only = NULL;
+
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--tool"))
+			tool_path = argv[i + 1];
+		else if (!strcmp(argv[i], "--doc"))
+			doc_path = argv[i + 1];
+		else if (!strcmp(argv[i], "--fixtures"))
+			fixtures = argv[i + 1];
+		else if (!strcmp(argv[i], "--only"))
+			only = argv[i + 1];
+	}
+	if (!tool_path || !doc_path || !fixtures) {
+		fprintf(stderr, "usage: %s --tool BIN --doc RST --fixtures DIR [--only NAME]\n",
+			argv[0]);
+		return 2;
+	}
+	snprintf(tmproot, sizeof(tmproot), "/tmp/cmn-hnf-test.XXXXXX");
+	if (!mkdtemp(tmproot)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	/* commands print errors on stderr; keep the test output readable */
+	if (!getenv("CMN_HNF_TEST_VERBOSE") && !freopen("/dev/null", "w", stderr))
+		return 1;
+	for (i = 0; i < (int)(sizeof(tests) / sizeof(tests[0])); i++) {
+		if (only && strcmp(only, tests[i].name))
+			continue;
+		t_why[0] = '\0';
+		cmn_sysfs_root = "/nonexistent";
+		if (tests[i].fn()) {
+			printf("PASS: tools/%s\n", tests[i].name);
+			passed++;
+		} else {
+			printf("FAIL: tools/%s: %s\n", tests[i].name, t_why);
+			failed++;
+		}
+		fflush(stdout);
+	}
+	printf("tools: %d passed, %d failed\n", passed, failed);
+	if (!failed)
+		sh("rm -rf '%s'", tmproot);
+	return failed ? 1 : 0;
+}

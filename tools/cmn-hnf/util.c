@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Small helpers: paths under a configurable sysfs/procfs root, file
+ * reading, number parsing and JSON string output.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmn-hnf.h"
+
+const char *cmn_sysfs_root = "/sys";
+const char *cmn_proc_root = "/proc";
+const char *cmn_prog = "cmn-hnf";
+
+void cmn_set_roots_from_env(void)
+{
+	const char *s;
+
+	s = getenv("CMN_HNF_SYSFS_ROOT");
+	if (s && *s)
+		cmn_sysfs_root = s;
+	s = getenv("CMN_HNF_PROC_ROOT");
+	if (s && *s)
+		cmn_proc_root = s;
+}
+
+static void root_path(char *buf, size_t len, const char *root,
+		      const char *fmt, va_list ap)
+{
+	int n = snprintf(buf, len, "%s/", root);
+
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = '\0';
+		return;
+	}
+	vsnprintf(buf + n, len - n, fmt, ap);
+}
+
+void cmn_sys_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	root_path(buf, len, cmn_sysfs_root, fmt, ap);
+	va_end(ap);
+}
+
+void cmn_proc_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	root_path(buf, len, cmn_proc_root, fmt, ap);
+	va_end(ap);
+}
+
+int cmn_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		got += n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
+		buf[--got] = '\0';
+	return (int)got;
+}
+
+int cmn_parse_u64(const char *s, uint64_t *val)
+{
+	unsigned long long v;
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int cmn_read_long(const char *path, long *val)
+{
+	char buf[64];
+	char *end;
+	long v;
+	int ret;
+
+	ret = cmn_read_file(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	errno = 0;
+	v = strtol(buf, &end, 0);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int cmn_cpulist_first(const char *s)
+{
+	char *end;
+	long v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v = strtol(s, &end, 10);
+	if (v < 0 || v > 65535)
+		return -1;
+	return (int)v;
+}
+
+void cmn_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		default:
+			if (c < 0x20)
+				fprintf(out, "\\u%04x", c);
+			else
+				fputc(c, out);
+		}
+	}
+	fputc('"', out);
+}
+
+void cmn_json_num(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", out);
+	else if (v == (double)(int64_t)v && fabs(v) < 9e15)
+		fprintf(out, "%lld", (long long)v);
+	else
+		fprintf(out, "%.10g", v);
+}
+
+bool cmn_isatty(FILE *f)
+{
+	return isatty(fileno(f));
+}
