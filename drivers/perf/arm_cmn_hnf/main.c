@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arm_cmn_hnf: perf PMU for the HN-F nodes (system level cache, snoop filter,
+ * memory controller requests) of an Arm CMN-600 mesh.
+ *
+ *   perf stat -e arm_cmn_hnf/slc_miss/ -a -- <workload>
+ *
+ * This file is the platform driver: firmware description (ACPI ARMHC600 or
+ * DT arm,cmn-600), probe and module init. One PMU per mesh, arm_cmn_hnf_<n>,
+ * <n> being the ACPI _UID or the DT node's index in address order.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/acpi.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/kernel.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
+#include <linux/of_device.h>
+#include <linux/perf_event.h>
+#include <linux/platform_device.h>
+
+#include "hnf.h"
+
+/* The stock driver, which binds the same firmware nodes */
+#define CMN_HNF_UPSTREAM_DRV	"arm-cmn"
+
+static enum cpuhp_state cmn_hnf_cpuhp_state;
+static DEFINE_IDA(cmn_hnf_ida);
+
+static const char *const cmn_hnf_revs[] = {
+	[CMN600_REV_R1P0] = "r1p0", [CMN600_REV_R1P1] = "r1p1",
+	[CMN600_REV_R1P2] = "r1p2", [CMN600_REV_R1P3] = "r1p3",
+	[CMN600_REV_R2P0] = "r2p0", [CMN600_REV_R3P0] = "r3p0",
+	[CMN600_REV_R3P1] = "r3p1",
+};
+
+/*
+ * ACPI (Arm's CMN-600 binding): two memory resources, the configuration space
+ * and the root node inside it, in either order. The nested resources make
+ * request_mem_region() of the outer one fail with -EBUSY, so map it plainly.
+ */
+static int cmn_hnf_map_acpi(struct platform_device *pdev, struct cmn_hnf *cmn)
+{
+	struct device *dev = &pdev->dev;
+	struct resource *cfg, *root;
+
+	cfg = platform_get_resource(pdev, IORESOURCE_MEM, 0);
+	root = platform_get_resource(pdev, IORESOURCE_MEM, 1);
+	if (!cfg || !root) {
+		dev_err(dev, "ACPI: need two memory resources (configuration space and root node)\n");
+		return -EINVAL;
+	}
+	if (!resource_contains(cfg, root))
+		swap(cfg, root);
+	if (!resource_contains(cfg, root)) {
+		dev_err(dev, "ACPI: root node %pR is not inside %pR\n",
+			root, cfg);
+		return -EINVAL;
+	}
+
+	cmn->base = devm_ioremap(dev, cfg->start, resource_size(cfg));
+	if (!cmn->base)
+		return -ENOMEM;
+	cmn->size = resource_size(cfg);
+	cmn->root = root->start - cfg->start;
+	return 0;
+}
+
+/* DT (arm,cmn.yaml): reg is the configuration space, arm,root-node the root */
+static int cmn_hnf_map_of(struct platform_device *pdev, struct cmn_hnf *cmn)
+{
+	struct device *dev = &pdev->dev;
+	struct resource *res;
+	u32 root;
+
+	if (of_property_read_u32(dev->of_node, "arm,root-node", &root)) {
+		dev_err(dev, "DT: arm,root-node is required for arm,cmn-600\n");
+		return -EINVAL;
+	}
+	cmn->base = devm_platform_get_and_ioremap_resource(pdev, 0, &res);
+	if (IS_ERR(cmn->base))
+		return PTR_ERR(cmn->base);
+	cmn->size = resource_size(res);
+	cmn->root = root;
+	return 0;
+}
+
+#ifdef CONFIG_ACPI
+static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
+{
+	const char *uid = acpi_device_uid(ACPI_COMPANION(dev));
+
+	*id = 0;
+	if (uid && kstrtouint(uid, 0, id)) {
+		dev_err(dev, "ACPI: _UID \"%s\" is not a number\n", uid);
+		return -EINVAL;
+	}
+	return 0;
+}
+#else
+static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
+{
+	*id = 0;
+	return 0;
+}
+#endif
+
+/* DT: the index of this node among the arm,cmn-600 nodes by address */
+static int cmn_hnf_of_id(struct device *dev, unsigned int *id)
+{
+	struct device_node *np;
+	struct resource me, other;
+
+	if (of_address_to_resource(dev->of_node, 0, &me)) {
+		dev_err(dev, "DT: no reg\n");
+		return -EINVAL;
+	}
+	*id = 0;
+	for_each_compatible_node(np, NULL, "arm,cmn-600") {
+		if (np == dev->of_node || !of_device_is_available(np))
+			continue;
+		if (!of_address_to_resource(np, 0, &other) &&
+		    other.start < me.start)
+			(*id)++;
+	}
+	return 0;
+}
+
+static void cmn_hnf_free_id(void *data)
+{
+	ida_free(&cmn_hnf_ida, (unsigned long)data);
+}
+
+static int cmn_hnf_claim_name(struct platform_device *pdev,
+			      struct cmn_hnf *cmn)
+{
+	struct device *dev = &pdev->dev;
+	unsigned int id;
+	int ret;
+
+	if (has_acpi_companion(dev))
+		ret = cmn_hnf_acpi_id(dev, &id);
+	else
+		ret = cmn_hnf_of_id(dev, &id);
+	if (ret)
+		return ret;
+
+	cmn->name = devm_kasprintf(dev, GFP_KERNEL, CMN_HNF_PMU_PREFIX "%u",
+				   id);
+	if (!cmn->name)
+		return -ENOMEM;
+	if (id > INT_MAX || ida_alloc_range(&cmn_hnf_ida, id, id,
+					    GFP_KERNEL) < 0) {
+		dev_err(dev, "PMU name %s is already taken (duplicate ACPI _UID?)\n",
+			cmn->name);
+		return -EBUSY;
+	}
+	cmn->id = id;
+	return devm_add_action_or_reset(dev, cmn_hnf_free_id,
+					(void *)(unsigned long)id);
+}
+
+/* One handler per distinct line; several DTCs may share one. */
+static int cmn_hnf_setup_irqs(struct platform_device *pdev,
+			      struct cmn_hnf *cmn)
+{
+	struct device *dev = &pdev->dev;
+	unsigned int d, i;
+	int irq, ret;
+
+	for (d = 0; d < cmn->topo->num_dtcs; d++) {
+		irq = platform_get_irq_optional(pdev, d);
+		if (irq < 0)
+			return dev_err_probe(dev, irq,
+					     "no interrupt for DTC%u: firmware must list one per DTC (%u found)\n",
+					     d, cmn->topo->num_dtcs);
+		for (i = 0; i < cmn->num_irqs; i++)
+			if (cmn->irqs[i].irq == irq)
+				break;
+		if (i == cmn->num_irqs) {
+			cmn->irqs[i].cmn = cmn;
+			cmn->irqs[i].irq = irq;
+			cmn->num_irqs++;
+		}
+		cmn->irqs[i].dtc_mask |= BIT(d);
+	}
+
+	for (i = 0; i < cmn->num_irqs; i++) {
+		irq = cmn->irqs[i].irq;
+		ret = devm_request_irq(dev, irq, cmn_hnf_irq_handler,
+				       IRQF_NOBALANCING | IRQF_NO_THREAD,
+				       cmn->name, &cmn->irqs[i]);
+		if (ret)
+			return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
+					     irq);
+		ret = irq_set_affinity(irq, cpumask_of(cmn->cpu));
+		if (ret)
+			return dev_err_probe(dev, ret,
+					     "cannot route IRQ %d to CPU%u\n",
+					     irq, cmn->cpu);
+	}
+	return 0;
+}
+
+static void cmn_hnf_quiesce(void *data)
+{
+	cmn_hnf_hw_quiesce(data);
+}
+
+static void cmn_hnf_unregister(void *data)
+{
+	struct cmn_hnf *cmn = data;
+
+	perf_pmu_unregister(&cmn->pmu);
+}
+
+static void cmn_hnf_remove_instance(void *data)
+{
+	struct cmn_hnf *cmn = data;
+
+	cpuhp_state_remove_instance_nocalls(cmn_hnf_cpuhp_state,
+					    &cmn->cpuhp_node);
+}
+
+static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
+{
+	const struct cmn_hnf_topology *topo;
+	char why[128] = "";
+
+	cmn->topo = devm_kzalloc(cmn->dev, sizeof(*cmn->topo), GFP_KERNEL);
+	if (!cmn->topo)
+		return -ENOMEM;
+	if (cmn_hnf_discover(cmn_hnf_hw_read64, cmn, cmn->size, cmn->root,
+			     cmn->topo, why, sizeof(why))) {
+		dev_err(cmn->dev, "unusable CMN-600 configuration tree: %s\n",
+			why);
+		return -ENODEV;
+	}
+
+	topo = cmn->topo;
+	if (topo->part != CMN_PART_CMN600 && topo->part != CMN_PART_CMN600AE)
+		dev_warn(cmn->dev, "firmware says CMN-600 but the hardware is part 0x%03x; treating it as CMN-600\n",
+			 topo->part);
+	return 0;
+}
+
+/*
+ * The devm actions undo probe in reverse: hotplug instance, PMU, name, IRQs,
+ * then the hardware is quiesced. There is no .remove.
+ */
+static int cmn_hnf_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct cmn_hnf *cmn;
+	const struct cmn_hnf_topology *topo;
+	int ret;
+
+	cmn = devm_kzalloc(dev, sizeof(*cmn), GFP_KERNEL);
+	if (!cmn)
+		return -ENOMEM;
+	cmn->dev = dev;
+	platform_set_drvdata(pdev, cmn);
+
+	if (has_acpi_companion(dev))
+		ret = cmn_hnf_map_acpi(pdev, cmn);
+	else
+		ret = cmn_hnf_map_of(pdev, cmn);
+	if (ret)
+		return ret;
+
+	ret = cmn_hnf_discover_mesh(cmn);
+	if (ret)
+		return ret;
+	topo = cmn->topo;
+
+	ret = cmn_hnf_claim_name(pdev, cmn);
+	if (ret)
+		return ret;
+
+	cmn->cpu = cpumask_local_spread(0, dev_to_node(dev));
+	cmn_hnf_hw_init(cmn);
+	ret = devm_add_action_or_reset(dev, cmn_hnf_quiesce, cmn);
+	if (ret)
+		return ret;
+	ret = cmn_hnf_setup_irqs(pdev, cmn);
+	if (ret)
+		return ret;
+
+	cmn_hnf_pmu_init(cmn);
+	ret = perf_pmu_register(&cmn->pmu, cmn->name, -1);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot register PMU %s\n",
+				     cmn->name);
+	ret = devm_add_action_or_reset(dev, cmn_hnf_unregister, cmn);
+	if (ret)
+		return ret;
+
+	ret = cpuhp_state_add_instance_nocalls(cmn_hnf_cpuhp_state,
+					       &cmn->cpuhp_node);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot follow CPU hotplug\n");
+	ret = devm_add_action_or_reset(dev, cmn_hnf_remove_instance, cmn);
+	if (ret)
+		return ret;
+
+	dev_info(dev, "%s: CMN-600 %s, %ux%u mesh, %u HN-Fs, %u DTCs, CPU%u\n",
+		 cmn->name, topo->revision < ARRAY_SIZE(cmn_hnf_revs) ?
+		 cmn_hnf_revs[topo->revision] : "r?p?", topo->mesh_x,
+		 topo->mesh_y, topo->num_hnfs, topo->num_dtcs, cmn->cpu);
+	return 0;
+}
+
+static const struct of_device_id cmn_hnf_of_match[] = {
+	{ .compatible = "arm,cmn-600" },
+	{}
+};
+MODULE_DEVICE_TABLE(of, cmn_hnf_of_match);
+
+static const struct acpi_device_id cmn_hnf_acpi_match[] = {
+	{ "ARMHC600" },
+	{}
+};
+MODULE_DEVICE_TABLE(acpi, cmn_hnf_acpi_match);
+
+static struct platform_driver cmn_hnf_driver = {
+	.driver = {
+		.name = CMN_HNF_DRV_NAME,
+		.of_match_table = cmn_hnf_of_match,
+		.acpi_match_table = cmn_hnf_acpi_match,
+		/* unbinding under open events would pull the PMU away */
+		.suppress_bind_attrs = true,
+	},
+	.probe = cmn_hnf_probe,
+};
+
+/*
+ * Both drivers match the same firmware node and only one can bind. When the
+ * stock driver got there first our probe never runs; say why.
+ */
+static int cmn_hnf_check_owner(struct device *dev, void *unused)
+{
+	struct device_driver *drv = READ_ONCE(dev->driver);
+
+	if (!drv || strcmp(drv->name, CMN_HNF_UPSTREAM_DRV))
+		return 0;
+	if (!of_match_device(cmn_hnf_of_match, dev) &&
+	    !acpi_match_device(cmn_hnf_acpi_match, dev))
+		return 0;
+	pr_warn("%s is owned by arm-cmn; rmmod arm_cmn (or blacklist it: module_blacklist=arm_cmn) and reload arm_cmn_hnf\n",
+		dev_name(dev));
+	return 0;
+}
+
+static int __init cmn_hnf_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
+				      "perf/arm/cmn_hnf:online",
+				      cmn_hnf_cpu_online, cmn_hnf_cpu_offline);
+	if (ret < 0)
+		return ret;
+	cmn_hnf_cpuhp_state = ret;
+
+	ret = platform_driver_register(&cmn_hnf_driver);
+	if (ret) {
+		cpuhp_remove_multi_state(cmn_hnf_cpuhp_state);
+		return ret;
+	}
+
+	bus_for_each_dev(&platform_bus_type, NULL, NULL, cmn_hnf_check_owner);
+	return 0;
+}
+
+static void __exit cmn_hnf_exit(void)
+{
+	platform_driver_unregister(&cmn_hnf_driver);
+	cpuhp_remove_multi_state(cmn_hnf_cpuhp_state);
+	ida_destroy(&cmn_hnf_ida);
+}
+
+module_init(cmn_hnf_init);
+module_exit(cmn_hnf_exit);
+
+MODULE_DESCRIPTION("Arm CMN-600 HN-F PMU (system level cache, snoop filter, memory requests)");
+MODULE_AUTHOR("arm_cmn_hnf developers");
+MODULE_LICENSE("GPL");
