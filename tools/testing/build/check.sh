@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test stage of the project, one after the other:
+#
+#   lint                 tools/testing/build/lint.sh
+#   tools                make -C tools/cmn-hnf test (in a copy)
+#   kunit                tools/testing/kunit/run.sh
+#   e2e-<kernel>-<fw>    tools/testing/vm/e2e.sh, KERNEL in {6.12, 6.1}
+#                        x FW in {dt, acpi}
+#
+# Each stage prints result lines ("PASS: <stage>/<name>",
+# "FAIL: <stage>/<name>: <why>", see Documentation/testing.rst). This script
+# counts them over all stages and ends with exactly one line
+#
+#   <N> passed, <N> failed
+#
+# A stage that exits non-zero without printing a FAIL line, prints no result
+# line at all, is missing or times out adds a FAIL line of its own: a stage
+# that did not run is never a pass. Exit status: 0 only if nothing failed.
+#
+# Environment: CHECK_STAGES (default "lint tools kunit e2e"), CHECK_KERNELS
+# (default "6.12 6.1"), CHECK_FWS (default "dt acpi"), STAGE_TIMEOUT (s per
+# stage, default 3600), plus whatever the stages take (KVER12, MESH, ...).
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+RES="$OUTD/check"
+rm -rf "$RES"
+mkdir -p "$RES"
+: >"$RES/results.txt"
+STAGES=${CHECK_STAGES:-lint tools kunit e2e}
+TMO=${STAGE_TIMEOUT:-3600}
+declare -a TIMES=()
+
+# run_stage NAME CMD...: run a stage, keep its result lines.
+run_stage() {
+	local name=$1 t0 dt src=0 out="$RES/$1.out"
+	shift
+	log "===== stage $name: $*"
+	t0=$(date +%s)
+	# stdout (result lines, diagnostics) is shown and kept; stderr is shown.
+	if [ "$1" = missing ]; then
+		echo "FAIL: $name/stage: $2 is missing" >"$out"
+		src=1
+	else
+		{ timeout "$TMO" "$@" </dev/null || echo $? >"$RES/$name.rc"; } |
+			tee "$out"
+		[ -f "$RES/$name.rc" ] && src=$(cat "$RES/$name.rc")
+	fi
+	dt=$(($(date +%s) - t0))
+	local lines
+	lines=$(grep -E '^(PASS|FAIL): ' "$out" || true)
+	if [ "$src" -eq 124 ]; then
+		lines+=$'\n'"FAIL: $name/stage: timed out after $TMO s"
+	elif [ "$src" -ne 0 ] && ! grep -q '^FAIL: ' <<<"$lines"; then
+		lines+=$'\n'"FAIL: $name/stage: exited with status $src without a FAIL line"
+	elif [ -z "$lines" ]; then
+		lines="FAIL: $name/stage: printed no result line"
+	fi
+	grep -E '^(PASS|FAIL): ' <<<"$lines" >>"$RES/results.txt" || true
+	# Show the lines the stage did not print itself.
+	grep -E '^FAIL: [^ ]+/stage: ' <<<"$lines" || true
+	TIMES+=("$(printf '%-24s %6d s  %s' "$name" "$dt" \
+		"$(grep -c '^PASS: ' <<<"$lines") passed, $(grep -c '^FAIL: ' <<<"$lines") failed")")
+	printf '%-44s %8d s\n' "check stage $name" "$dt" >>"$OUTD/timings.txt"
+}
+
+T0=$(date +%s)
+ensure_host_packages
+for st in $STAGES; do
+	case $st in
+	lint)
+		run_stage lint "$TESTING/build/lint.sh" ;;
+	tools)
+		if [ -f "$REPO/tools/cmn-hnf/Makefile" ]; then
+			# in a copy: the work tree stays clean
+			rsync -a --delete --exclude=.git "$REPO/" "$RES/src/"
+			run_stage tools make -s -C "$RES/src/tools/cmn-hnf" test
+		else
+			run_stage tools missing tools/cmn-hnf/Makefile
+		fi ;;
+	kunit)
+		run_stage kunit "$TESTING/kunit/run.sh" ;;
+	e2e)
+		for k in ${CHECK_KERNELS:-6.12 6.1}; do
+			for fw in ${CHECK_FWS:-dt acpi}; do
+				if [ -x "$TESTING/vm/e2e.sh" ]; then
+					run_stage "e2e-$k-$fw" env KERNEL="$k" FW="$fw" \
+						"$TESTING/vm/e2e.sh"
+				else
+					run_stage "e2e-$k-$fw" missing \
+						tools/testing/vm/e2e.sh
+				fi
+			done
+		done ;;
+	*)
+		echo "FAIL: check/$st: unknown stage" | tee -a "$RES/results.txt" ;;
+	esac
+done
+
+log "===== timings"
+for t in "${TIMES[@]}"; do
+	log "$t"
+done
+log "total $(($(date +%s) - T0)) s; results: $RES/results.txt"
+npass=$(grep -c '^PASS: ' "$RES/results.txt" || true)
+nfail=$(grep -c '^FAIL: ' "$RES/results.txt" || true)
+if [ "$nfail" -gt 0 ]; then
+	echo "Failed:"
+	grep '^FAIL: ' "$RES/results.txt" | sed 's/^/  /'
+fi
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
