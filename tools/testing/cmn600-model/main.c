@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmn600_model: a software model of Arm CMN-600 for testing CMN-600 PMU
+ * drivers in a virtual machine. Firmware (DT or ACPI) describes a CMN-600
+ * over a region of memory; this module lays out the configuration space
+ * there and moves the PMU counters when told to (debugfs "step") or by
+ * itself ("clock" set to "free"). See Documentation/cmn600-model.rst.
+ */
+
+#define pr_fmt(fmt) "cmn600_model: " fmt
+
+#include <linux/bits.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "cmn600_model.h"
+#include "mesh.h"
+#include "runtime.h"
+
+#define LOAD_MAX	(1024 * 1024)
+#define WRITE_MAX	4096
+#define FREQ_MAX_MHZ	100000
+#define STEP_MAX	BIT_ULL(63)
+
+static char *fault = "";
+module_param(fault, charp, 0444);
+MODULE_PARM_DESC(fault, "break every image built (see Documentation/cmn600-model.rst)");
+
+/**
+ * struct model - the module's state
+ * @lock: protects everything below against debugfs and the clock thread
+ * @fault: the fault applied to images
+ * @nr_meshes: meshes loaded
+ * @meshes: the loaded meshes, in file order
+ * @dirs: their debugfs directories (changed only under load_lock)
+ * @thread: clock thread in free mode, else NULL
+ * @profile: workload profile of free mode
+ * @freq_mhz: model clock in free mode
+ * @root: debugfs root directory
+ */
+static struct model {
+	struct mutex lock;	/* model state vs debugfs and the clock thread */
+	enum cmn600_model_fault fault;
+	unsigned int nr_meshes;
+	struct cmn600_rt_mesh *meshes[CMN600_MODEL_MAX_MESHES];
+	struct dentry *dirs[CMN600_MODEL_MAX_MESHES];
+	struct task_struct *thread;
+	enum cmn600_rt_profile profile;
+	u32 freq_mhz;
+	struct dentry *root;
+} model = {
+	.lock = __MUTEX_INITIALIZER(model.lock),
+	.freq_mhz = 2000,
+};
+
+/* Serialises loads (and so the creation and removal of mesh directories) */
+static DEFINE_MUTEX(load_lock);
+
+static void step_all(u64 cycles)
+{
+	unsigned int i;
+
+	for (i = 0; i < model.nr_meshes; i++)
+		cmn600_rt_step(model.meshes[i], cycles);
+}
+
+static int clock_thread(void *unused)
+{
+	u64 last = ktime_get_ns();
+	u32 frac = 0;
+
+	while (!kthread_should_stop()) {
+		u64 now, ns, cycles;
+
+		usleep_range(1000, 1100);
+		now = ktime_get_ns();
+		/* after a long stall, do not catch up more than a second */
+		ns = min_t(u64, now - last, NSEC_PER_SEC);
+		last = now;
+		mutex_lock(&model.lock);
+		/* ns * MHz = thousandths of a cycle */
+		cycles = div_u64_rem(ns * model.freq_mhz + frac, 1000, &frac);
+		step_all(cycles);
+		mutex_unlock(&model.lock);
+	}
+	return 0;
+}
+
+/* Reading files: i_private is the mesh number; look it up under the lock */
+
+enum mesh_file { MF_RATE, MF_TRUTH, MF_CYCLES, MF_IRQS, MF_INFO };
+
+struct mesh_file_data {
+	unsigned int index;
+	enum mesh_file what;
+};
+
+static struct mesh_file_data mesh_files[CMN600_MODEL_MAX_MESHES][MF_INFO + 1];
+
+static int mesh_show(struct seq_file *s, void *unused)
+{
+	const struct mesh_file_data *d = s->private;
+	struct cmn600_rt_mesh *m;
+	int ret = 0;
+
+	mutex_lock(&model.lock);
+	if (d->index >= model.nr_meshes) {
+		ret = -ENODEV;
+		goto out;
+	}
+	m = model.meshes[d->index];
+	switch (d->what) {
+	case MF_RATE:
+		cmn600_rt_show_rates(s, m);
+		break;
+	case MF_TRUTH:
+		cmn600_rt_show_truth(s, m);
+		break;
+	case MF_CYCLES:
+		seq_printf(s, "%llu\n", (unsigned long long)cmn600_rt_cycles(m));
+		break;
+	case MF_IRQS:
+		cmn600_rt_show_irqs(s, m);
+		break;
+	case MF_INFO:
+		cmn600_rt_show_info(s, m);
+		break;
+	}
+out:
+	mutex_unlock(&model.lock);
+	return ret;
+}
+
+static int mesh_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mesh_show, inode->i_private);
+}
+
+static char *get_user_text(const char __user *ubuf, size_t count)
+{
+	if (!count || count > WRITE_MAX)
+		return ERR_PTR(-EINVAL);
+	return memdup_user_nul(ubuf, count);
+}
+
+/* One rate line: node=<id|*> event=<id> [occupid=<0..4>] rate=<milli> */
+static int rate_line(struct cmn600_rt_mesh *m, char *line)
+{
+	bool all = false, has_node = false, has_event = false, has_rate = false;
+	u64 node = 0, event = 0, rate = 0, occ;
+	int occupid = -1;
+	char *tok;
+
+	while ((tok = strsep(&line, " \t\r")) != NULL) {
+		char *val = strchr(tok, '=');
+
+		if (!*tok)
+			continue;
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "node")) {
+			has_node = true;
+			if (!strcmp(val, "*"))
+				all = true;
+			else if (cmn600_model_parse_u64(val, &node) || node > U16_MAX)
+				return -EINVAL;
+		} else if (!strcmp(tok, "event")) {
+			has_event = true;
+			if (cmn600_model_parse_u64(val, &event) || event > U8_MAX)
+				return -EINVAL;
+		} else if (!strcmp(tok, "occupid")) {
+			if (cmn600_model_parse_u64(val, &occ) || occ > 4)
+				return -EINVAL;
+			occupid = occ;
+		} else if (!strcmp(tok, "rate")) {
+			has_rate = true;
+			if (cmn600_model_parse_u64(val, &rate) || rate > CMN600_RT_MAX_RATE)
+				return -EINVAL;
+		} else {
+			return -EINVAL;
+		}
+	}
+	if (!has_node && !has_event && !has_rate && occupid < 0)
+		return 0;	/* blank line */
+	if (!has_node || !has_event || !has_rate)
+		return -EINVAL;
+	return cmn600_rt_set_rate(m, all, node, event, occupid, rate);
+}
+
+static ssize_t rate_write(struct file *file, const char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	struct seq_file *s = file->private_data;
+	const struct mesh_file_data *d = s->private;
+	char *text, *cursor, *line;
+	int ret = 0;
+
+	text = get_user_text(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	mutex_lock(&model.lock);
+	if (d->index >= model.nr_meshes) {
+		ret = -ENODEV;
+	} else {
+		cursor = text;
+		while (!ret && (line = strsep(&cursor, "\n")) != NULL)
+			ret = rate_line(model.meshes[d->index], line);
+	}
+	mutex_unlock(&model.lock);
+	kfree(text);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mesh_ro_fops = {
+	.owner = THIS_MODULE,
+	.open = mesh_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static const struct file_operations rate_fops = {
+	.owner = THIS_MODULE,
+	.open = mesh_open,
+	.read = seq_read,
+	.write = rate_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static struct dentry *create_mesh_dir(unsigned int i)
+{
+	static const char * const names[] = { "rate", "truth", "cycles", "irqs", "info" };
+	struct dentry *dir;
+	char name[16];
+	unsigned int f;
+
+	snprintf(name, sizeof(name), "mesh%u", i);
+	dir = debugfs_create_dir(name, model.root);
+	for (f = 0; f <= MF_INFO; f++) {
+		mesh_files[i][f].index = i;
+		mesh_files[i][f].what = f;
+		debugfs_create_file(names[f], f == MF_RATE ? 0644 : 0444, dir,
+				    &mesh_files[i][f], f == MF_RATE ? &rate_fops : &mesh_ro_fops);
+	}
+	return dir;
+}
+
+/* load: collect the whole file, then parse and build when it is closed */
+
+struct load_buf {
+	char *text;
+	size_t len;
+};
+
+static int load_open(struct inode *inode, struct file *file)
+{
+	struct load_buf *lb = kzalloc(sizeof(*lb), GFP_KERNEL);
+
+	if (!lb)
+		return -ENOMEM;
+	file->private_data = lb;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t load_write(struct file *file, const char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	struct load_buf *lb = file->private_data;
+	char *text;
+
+	if (count > LOAD_MAX - lb->len)
+		return -EFBIG;
+	text = krealloc(lb->text, lb->len + count + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	lb->text = text;
+	if (copy_from_user(lb->text + lb->len, ubuf, count))
+		return -EFAULT;
+	lb->len += count;
+	return count;
+}
+
+static int do_load(const char *text, size_t len)
+{
+	struct cmn600_rt_mesh *old[CMN600_MODEL_MAX_MESHES], *new[CMN600_MODEL_MAX_MESHES];
+	struct cmn600_model_file *file;
+	unsigned int i, nr_old;
+	char err[160];
+	int ret;
+
+	ret = cmn600_model_parse(text, len, &file, err, sizeof(err));
+	if (ret) {
+		pr_err("load: %s\n", ret == -EINVAL ? err : "out of memory");
+		return ret;
+	}
+	for (i = 0; i < file->nr_meshes; i++) {
+		if (!file->meshes[i]->has_base) {
+			pr_err("load: line %u: mesh without base=\n", file->meshes[i]->line);
+			cmn600_model_free(file);
+			return -EINVAL;
+		}
+	}
+
+	mutex_lock(&load_lock);
+	mutex_lock(&model.lock);
+	nr_old = model.nr_meshes;
+	memcpy(old, model.meshes, sizeof(old));
+	model.nr_meshes = 0;
+	mutex_unlock(&model.lock);
+
+	for (i = 0; i < nr_old; i++) {
+		debugfs_remove_recursive(model.dirs[i]);
+		model.dirs[i] = NULL;
+		cmn600_rt_destroy(old[i]);
+	}
+
+	for (i = 0; i < file->nr_meshes; i++) {
+		ret = cmn600_rt_create(file->meshes[i], i, model.fault, &new[i]);
+		if (ret) {
+			pr_err("load: mesh %u (line %u): %d\n", i, file->meshes[i]->line, ret);
+			while (i--)
+				cmn600_rt_destroy(new[i]);
+			goto out;
+		}
+	}
+
+	mutex_lock(&model.lock);
+	for (i = 0; i < file->nr_meshes; i++) {
+		model.meshes[i] = new[i];
+		if (model.thread)
+			cmn600_rt_set_profile(new[i], model.profile);
+	}
+	model.nr_meshes = file->nr_meshes;
+	mutex_unlock(&model.lock);
+
+	for (i = 0; i < file->nr_meshes; i++)
+		model.dirs[i] = create_mesh_dir(i);
+	pr_info("loaded %u mesh(es)%s%s\n", file->nr_meshes,
+		model.fault ? ", fault " : "",
+		model.fault ? cmn600_model_fault_name(model.fault) : "");
+out:
+	mutex_unlock(&load_lock);
+	cmn600_model_free(file);
+	return ret;
+}
+
+static int load_release(struct inode *inode, struct file *file)
+{
+	struct load_buf *lb = file->private_data;
+
+	if (lb->len)
+		do_load(lb->text, lb->len);
+	kfree(lb->text);
+	kfree(lb);
+	return 0;
+}
+
+static const struct file_operations load_fops = {
+	.owner = THIS_MODULE,
+	.open = load_open,
+	.write = load_write,
+	.release = load_release,
+};
+
+static ssize_t step_write(struct file *file, const char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	char *text = get_user_text(ubuf, count);
+	u64 cycles;
+	int ret;
+
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	ret = cmn600_model_parse_u64(strim(text), &cycles);
+	kfree(text);
+	if (ret || cycles > STEP_MAX)
+		return -EINVAL;
+	mutex_lock(&model.lock);
+	step_all(cycles);
+	mutex_unlock(&model.lock);
+	return count;
+}
+
+static const struct file_operations step_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = step_write,
+};
+
+static int clock_show(struct seq_file *s, void *unused)
+{
+	mutex_lock(&model.lock);
+	if (model.thread)
+		seq_printf(s, "free %s\n", cmn600_rt_profile_name(model.profile));
+	else
+		seq_puts(s, "manual\n");
+	mutex_unlock(&model.lock);
+	return 0;
+}
+
+static int clock_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, clock_show, NULL);
+}
+
+static ssize_t clock_write(struct file *file, const char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	enum cmn600_rt_profile profile = CMN600_RT_PROFILE_CONSTANT;
+	struct task_struct *stop = NULL;
+	char *text, *cursor, *mode, *arg;
+	unsigned int i;
+	int ret = 0;
+
+	text = get_user_text(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	cursor = strim(text);
+	mode = strsep(&cursor, " \t");
+	arg = cursor ? strim(cursor) : NULL;
+
+	mutex_lock(&model.lock);
+	if (!strcmp(mode, "manual") && (!arg || !*arg)) {
+		stop = model.thread;
+		model.thread = NULL;
+	} else if (!strcmp(mode, "free")) {
+		if (arg && *arg && cmn600_rt_profile_parse(arg, &profile)) {
+			ret = -EINVAL;
+			goto out;
+		}
+		model.profile = profile;
+		for (i = 0; i < model.nr_meshes; i++)
+			cmn600_rt_set_profile(model.meshes[i], profile);
+		if (!model.thread) {
+			struct task_struct *t = kthread_run(clock_thread, NULL, "cmn600_model");
+
+			if (IS_ERR(t))
+				ret = PTR_ERR(t);
+			else
+				model.thread = t;
+		}
+	} else {
+		ret = -EINVAL;
+	}
+out:
+	mutex_unlock(&model.lock);
+	/* the thread takes the lock, so stop it without holding it */
+	if (stop)
+		kthread_stop(stop);
+	kfree(text);
+	return ret ? ret : count;
+}
+
+static const struct file_operations clock_fops = {
+	.owner = THIS_MODULE,
+	.open = clock_open,
+	.read = seq_read,
+	.write = clock_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int freq_show(struct seq_file *s, void *unused)
+{
+	seq_printf(s, "%u\n", READ_ONCE(model.freq_mhz));
+	return 0;
+}
+
+static int freq_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, freq_show, NULL);
+}
+
+static ssize_t freq_write(struct file *file, const char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	char *text = get_user_text(ubuf, count);
+	u64 mhz;
+	int ret;
+
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	ret = cmn600_model_parse_u64(strim(text), &mhz);
+	kfree(text);
+	if (ret || !mhz || mhz > FREQ_MAX_MHZ)
+		return -EINVAL;
+	mutex_lock(&model.lock);
+	model.freq_mhz = mhz;
+	mutex_unlock(&model.lock);
+	return count;
+}
+
+static const struct file_operations freq_fops = {
+	.owner = THIS_MODULE,
+	.open = freq_open,
+	.read = seq_read,
+	.write = freq_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int __init cmn600_model_init(void)
+{
+	if (cmn600_model_fault_parse(fault, &model.fault)) {
+		pr_err("unknown fault '%s'\n", fault);
+		return -EINVAL;
+	}
+	model.root = debugfs_create_dir("cmn600_model", NULL);
+	if (IS_ERR(model.root))
+		return PTR_ERR(model.root);
+	debugfs_create_file("load", 0200, model.root, NULL, &load_fops);
+	debugfs_create_file("step", 0200, model.root, NULL, &step_fops);
+	debugfs_create_file("clock", 0644, model.root, NULL, &clock_fops);
+	debugfs_create_file("freq_mhz", 0644, model.root, NULL, &freq_fops);
+	if (model.fault)
+		pr_info("fault %s armed\n", cmn600_model_fault_name(model.fault));
+	return 0;
+}
+module_init(cmn600_model_init);
+
+static void __exit cmn600_model_exit(void)
+{
+	unsigned int i;
+
+	if (model.thread)
+		kthread_stop(model.thread);
+	model.thread = NULL;
+	debugfs_remove_recursive(model.root);
+	for (i = 0; i < model.nr_meshes; i++)
+		cmn600_rt_destroy(model.meshes[i]);
+	model.nr_meshes = 0;
+}
+module_exit(cmn600_model_exit);
+
+MODULE_DESCRIPTION("Software model of Arm CMN-600 for testing its PMU drivers");
+MODULE_LICENSE("GPL");

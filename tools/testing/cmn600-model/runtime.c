@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CMN-600 model: what the hardware does behind the registers.
+ *
+ * The model cannot trap MMIO, so it acts at step points: it reads what the
+ * driver wrote (HN-F pmu_event_sel, DTM pmu_config, DTC dtc_ctl/pmcr,
+ * pmovsr_clr, pmsrr), then advances time by a number of cycles and updates
+ * the counters in memory. Events are produced at fixed rates (events per
+ * 1000 cycles) with a remainder kept per source, so totals are exact and
+ * deterministic however the time is split into steps.
+ *
+ * A step is split into chunks that end where a global or cycle counter
+ * whose overflow interrupt is enabled wraps; at the end of such a chunk the
+ * model raises the DTC's interrupt and waits until the driver clears the
+ * overflow flag. The length of a chunk is found by binary search over
+ * arithmetic on counter values, never by looping over cycles or events.
+ */
+
+#define pr_fmt(fmt) "cmn600_model: " fmt
+
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "cmn600_model.h"
+#include "image.h"
+#include "mesh.h"
+#include "runtime.h"
+
+#ifdef __BIG_ENDIAN
+#error "the CMN-600 model keeps registers as native little-endian words"
+#endif
+
+#define NR_XPS		(CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM)
+#define IRQ_TIMEOUT_MS	200
+#define CYCLES_MASK	GENMASK_ULL(CMN600M_CYCLES_BITS - 1, 0)
+
+struct rt_hnf {
+	u64 off;
+	u16 id;			/* node_info[31:16] as built (faults included) */
+	u16 lid;
+	u8 x, y, port, dev;
+	u64 sel;		/* pmu_event_sel at the start of the chunk */
+	u32 rate[CMN600_RT_NR_SRC];
+	u32 acc[CMN600_RT_NR_SRC];	/* remainder, thousandths of an event */
+	u64 truth[CMN600_RT_NR_SRC];
+	u64 chunk[CMN600_RT_NR_SRC];	/* produced during the current chunk */
+};
+
+struct rt_dtm {
+	u64 off;
+	u8 domain;
+	struct rt_hnf *dev[CMN600_MODEL_MAX_PORTS][CMN600_MODEL_MAX_DEVS];
+};
+
+struct rt_dtc {
+	bool present;
+	bool active;		/* dt_en && pmu_en at the start of the chunk */
+	u64 off;
+	u64 pmcr;
+	u32 spi;
+	unsigned int index;	/* interrupt index: rank in lid order */
+	int irq;		/* Linux irq number, 0 until found */
+	u64 irqs;
+};
+
+/* One DTM counter (or combined counter) as programmed for this chunk */
+struct rt_ctr {
+	struct rt_dtm *dtm;
+	struct rt_hnf *hnf;	/* NULL: counts nothing the model produces */
+	unsigned int src;
+	unsigned int n;		/* lowest local counter of the group */
+	unsigned int width;	/* 16, 32 or 64 */
+	int global;		/* paired global counter, -1 if not paired */
+	struct rt_dtc *dtc;
+	u64 val;		/* value at the start of the chunk */
+	u64 wraps;		/* local wraps in this chunk */
+};
+
+struct cmn600_rt_mesh {
+	unsigned int index;
+	struct cmn600_model_mesh *desc;
+	struct cmn600_model_image_info info;
+	enum cmn600_model_fault fault;
+	void *va;
+	u64 cycles;
+	unsigned int nr_hnfs;
+	struct rt_hnf *hnfs;
+	struct rt_dtm dtms[NR_XPS];
+	struct rt_dtc dtcs[CMN600_MODEL_MAX_DTCS];
+	unsigned int nr_ctrs;
+	struct rt_ctr ctrs[NR_XPS * CMN600M_DTM_NR_COUNTERS];
+};
+
+static u64 *reg(struct cmn600_rt_mesh *m, u64 off)
+{
+	return m->va + off;
+}
+
+static u64 rd(struct cmn600_rt_mesh *m, u64 off)
+{
+	return READ_ONCE(*reg(m, off));
+}
+
+static void wr(struct cmn600_rt_mesh *m, u64 off, u64 val)
+{
+	WRITE_ONCE(*reg(m, off), val);
+}
+
+/* Source index of event @e (class @cls for the occupancy event) */
+static int src_of(unsigned int e, unsigned int cls)
+{
+	if (e == 0 || e > CMN600_RT_NR_EVENTS)
+		return -1;
+	if (e == CMN600_RT_OCC_EVENT)
+		return cls < CMN600_RT_NR_CLASSES ? CMN600_RT_NR_EVENTS - 1 + cls : -1;
+	return e < CMN600_RT_OCC_EVENT ? e - 1 : e - 2;
+}
+
+static unsigned int event_of(unsigned int src, int *cls)
+{
+	*cls = -1;
+	if (src >= CMN600_RT_NR_EVENTS - 1) {
+		*cls = src - (CMN600_RT_NR_EVENTS - 1);
+		return CMN600_RT_OCC_EVENT;
+	}
+	return src < CMN600_RT_OCC_EVENT - 1 ? src + 1 : src + 2;
+}
+
+/*
+ * floor((acc + rate * c) / 1000) and the new remainder. The product needs up
+ * to 96 bits, so divide it as three 32-bit limbs. Returns false when the
+ * quotient does not fit in 64 bits (*q then holds its low 64 bits).
+ */
+static bool produce(u32 rate, u32 acc, u64 c, u64 *q, u32 *rem)
+{
+	u64 lo, hi, l0, l1, l2, q2, q1, q0;
+	u32 r;
+
+	/* the usual case (a clock tick): the product fits in 64 bits */
+	if (c <= U32_MAX) {
+		*q = div_u64_rem(c * rate + acc, 1000, rem);
+		return true;
+	}
+	lo = (c & U32_MAX) * rate;
+	hi = (c >> 32) * rate;
+	l0 = (lo & U32_MAX) + acc;
+	l1 = (lo >> 32) + (hi & U32_MAX) + (l0 >> 32);
+	l2 = (hi >> 32) + (l1 >> 32);
+	l0 &= U32_MAX;
+	l1 &= U32_MAX;
+	q2 = div_u64_rem(l2, 1000, &r);
+	q1 = div_u64_rem(((u64)r << 32) | l1, 1000, &r);
+	q0 = div_u64_rem(((u64)r << 32) | l0, 1000, &r);
+	*q = (q1 << 32) + q0;
+	*rem = r;
+	return q2 == 0;
+}
+
+static u64 events_sat(const struct rt_ctr *c, u64 cycles)
+{
+	u64 q;
+	u32 r;
+
+	if (!c->hnf)
+		return 0;
+	if (!produce(c->hnf->rate[c->src], c->hnf->acc[c->src], cycles, &q, &r))
+		return U64_MAX;
+	return q;
+}
+
+/* Wraps of a @width-bit counter holding @v after @inc more events */
+static u64 local_wraps(u64 v, u64 inc, unsigned int width)
+{
+	u64 mask;
+
+	if (width == 64)
+		return v + inc < v;
+	mask = BIT_ULL(width) - 1;
+	return (inc >> width) + (((inc & mask) + v) >> width);
+}
+
+static u64 sat_add(u64 a, u64 b)
+{
+	return a + b < a ? U64_MAX : a + b;
+}
+
+/* Read the registers the driver writes and act on requests */
+
+static void snapshot(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, unsigned int lid)
+{
+	unsigned int i;
+	u64 pmcr = rd(m, dtc->off + CMN600M_DTC_PMCR);
+
+	for (i = 0; i < m->desc->x_dim * m->desc->y_dim; i++) {
+		struct rt_dtm *dtm = &m->dtms[i];
+
+		if (dtm->domain != lid)
+			continue;
+		wr(m, dtm->off + CMN600M_DTM_PMEVCNTSR, rd(m, dtm->off + CMN600M_DTM_PMEVCNT));
+		if (rd(m, dtm->off + CMN600M_DTM_PMU_CONFIG) & CMN600M_DTM_CNTR_RST)
+			wr(m, dtm->off + CMN600M_DTM_PMEVCNT, 0);
+	}
+	for (i = 0; i < CMN600M_DTC_NR_GLOBAL; i += 2) {
+		u64 pair = rd(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(i));
+
+		wr(m, dtc->off + CMN600M_DTC_PMEVCNTSR_PAIR(i), pair);
+		if (pmcr & CMN600M_PMCR_CNTR_RST)
+			wr(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(i), 0);
+	}
+	wr(m, dtc->off + CMN600M_DTC_PMCCNTRSR, rd(m, dtc->off + CMN600M_DTC_PMCCNTR));
+	if (pmcr & CMN600M_PMCR_CNTR_RST)
+		wr(m, dtc->off + CMN600M_DTC_PMCCNTR, 0);
+	wr(m, dtc->off + CMN600M_DTC_PMSSR, CMN600M_PMOVSR_ALL);
+}
+
+/* pmovsr_clr is write-one-to-clear; pmsrr.ss_req asks for a snapshot */
+static void service_dtc(struct cmn600_rt_mesh *m, unsigned int lid)
+{
+	struct rt_dtc *dtc = &m->dtcs[lid];
+	u64 clr;
+
+	clr = xchg(reg(m, dtc->off + CMN600M_DTC_PMOVSR_CLR), 0) & CMN600M_PMOVSR_ALL;
+	if (clr)
+		wr(m, dtc->off + CMN600M_DTC_PMOVSR,
+		   rd(m, dtc->off + CMN600M_DTC_PMOVSR) & ~clr & CMN600M_PMOVSR_ALL);
+	if (rd(m, dtc->off + CMN600M_DTC_PMSRR) & CMN600M_PMSRR_SS_REQ) {
+		snapshot(m, dtc, lid);
+		wr(m, dtc->off + CMN600M_DTC_PMSRR, 0);
+	}
+}
+
+static void service(struct cmn600_rt_mesh *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_hnfs; i++) {
+		struct rt_hnf *h = &m->hnfs[i];
+		u64 *p = reg(m, h->off + CMN600M_HNF_EVENT_SEL);
+		u64 old = READ_ONCE(*p);
+
+		/* reserved bits read as zero */
+		h->sel = old & CMN600M_HNF_EVENT_SEL_RW;
+		if (h->sel != old)
+			cmpxchg(p, old, h->sel);
+	}
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		struct rt_dtc *dtc = &m->dtcs[i];
+
+		if (!dtc->present)
+			continue;
+		service_dtc(m, i);
+		dtc->pmcr = rd(m, dtc->off + CMN600M_DTC_PMCR);
+		dtc->active = (rd(m, dtc->off + CMN600M_DTC_CTL) & CMN600M_DTC_CTL_DT_EN) &&
+			      (dtc->pmcr & CMN600M_PMCR_PMU_EN);
+	}
+}
+
+static void add_ctr(struct cmn600_rt_mesh *m, struct rt_dtm *dtm, u64 cfg, u64 cnt,
+		    unsigned int n, unsigned int width, unsigned int pair_from)
+{
+	struct rt_ctr *c = &m->ctrs[m->nr_ctrs++];
+	unsigned int sel = (cfg & CMN600M_DTM_INPUT_SEL(n)) >> (32 + 8 * n);
+
+	c->dtm = dtm;
+	c->n = n;
+	c->width = width;
+	c->hnf = NULL;
+	c->dtc = &m->dtcs[dtm->domain];
+	c->global = -1;
+	if (cfg & CMN600M_DTM_PAIRED(pair_from))
+		c->global = (cfg & CMN600M_DTM_GLOBAL_NUM(pair_from)) >> (16 + 4 * pair_from);
+	c->val = width == 64 ? cnt : (cnt >> (16 * n)) & (BIT_ULL(width) - 1);
+	c->wraps = 0;
+
+	/* port p, device d, event slot k of a device on this XP */
+	if (sel >= 0x10 && sel < 0x30) {
+		unsigned int p = (sel - 0x10) >> 4, d = (sel >> 2) & 3, k = sel & 3;
+		struct rt_hnf *h = dtm->dev[p][d];
+		int src;
+
+		if (!h)
+			return;
+		src = src_of((h->sel >> (8 * k)) & 0x1f,
+			     FIELD_GET(CMN600M_HNF_OCCUP1_ID, h->sel));
+		if (src < 0)
+			return;
+		c->hnf = h;
+		c->src = src;
+	}
+}
+
+/* Which counters count in this chunk, from the DTM pmu_config registers */
+static void plan(struct cmn600_rt_mesh *m)
+{
+	unsigned int i;
+
+	m->nr_ctrs = 0;
+	for (i = 0; i < m->desc->x_dim * m->desc->y_dim; i++) {
+		struct rt_dtm *dtm = &m->dtms[i];
+		u64 cfg, cnt;
+
+		if (!m->dtcs[dtm->domain].present || !m->dtcs[dtm->domain].active)
+			continue;
+		cfg = rd(m, dtm->off + CMN600M_DTM_PMU_CONFIG);
+		if (!(cfg & CMN600M_DTM_PMU_EN))
+			continue;
+		cnt = rd(m, dtm->off + CMN600M_DTM_PMEVCNT);
+		if (cfg & CMN600M_DTM_ALL_COMBINED) {
+			add_ctr(m, dtm, cfg, cnt, 0, 64, 3);
+			continue;
+		}
+		if (cfg & CMN600M_DTM_01_COMBINED) {
+			add_ctr(m, dtm, cfg, cnt, 0, 32, 1);
+		} else {
+			add_ctr(m, dtm, cfg, cnt, 0, 16, 0);
+			add_ctr(m, dtm, cfg, cnt, 1, 16, 1);
+		}
+		if (cfg & CMN600M_DTM_23_COMBINED) {
+			add_ctr(m, dtm, cfg, cnt, 2, 32, 3);
+		} else {
+			add_ctr(m, dtm, cfg, cnt, 2, 16, 2);
+			add_ctr(m, dtm, cfg, cnt, 3, 16, 3);
+		}
+	}
+}
+
+static u32 global_val(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, unsigned int g)
+{
+	return rd(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(g)) >> CMN600M_DTC_PMEVCNT_SHIFT(g);
+}
+
+/*
+ * Would a counter whose overflow raises a new interrupt wrap within @c
+ * cycles? Monotonic in @c, so the first such cycle is found by bisection.
+ */
+static bool irq_wrap_within(struct cmn600_rt_mesh *m, u64 c)
+{
+	u64 sum[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL] = { };
+	unsigned int i, g;
+
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		struct rt_dtc *dtc = &m->dtcs[i];
+		u64 ovs;
+
+		if (!dtc->present || !dtc->active || !(dtc->pmcr & CMN600M_PMCR_OVFL_INTR_EN))
+			continue;
+		ovs = rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+		if (!(ovs & CMN600M_PMOVSR_CYCLES) &&
+		    c > CYCLES_MASK - (rd(m, dtc->off + CMN600M_DTC_PMCCNTR) & CYCLES_MASK))
+			return true;
+	}
+	for (i = 0; i < m->nr_ctrs; i++) {
+		struct rt_ctr *ctr = &m->ctrs[i];
+		unsigned int d = ctr->dtm->domain;
+
+		if (ctr->global < 0 || !ctr->hnf)
+			continue;
+		sum[d][ctr->global] = sat_add(sum[d][ctr->global],
+					      local_wraps(ctr->val, events_sat(ctr, c),
+							  ctr->width));
+	}
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		struct rt_dtc *dtc = &m->dtcs[i];
+		u64 ovs;
+
+		if (!dtc->present || !dtc->active || !(dtc->pmcr & CMN600M_PMCR_OVFL_INTR_EN))
+			continue;
+		ovs = rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+		for (g = 0; g < CMN600M_DTC_NR_GLOBAL; g++)
+			if (!(ovs & BIT(g)) && sum[i][g] &&
+			    sat_add(global_val(m, dtc, g), sum[i][g]) > U32_MAX)
+				return true;
+	}
+	return false;
+}
+
+static u64 chunk_len(struct cmn600_rt_mesh *m, u64 remaining)
+{
+	u64 lo = 1, hi = remaining;
+
+	if (!irq_wrap_within(m, remaining))
+		return remaining;
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (irq_wrap_within(m, mid))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Advance all sources by @c cycles; counters get the events of this chunk */
+static void produce_all(struct cmn600_rt_mesh *m, u64 c)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < m->nr_hnfs; i++) {
+		struct rt_hnf *h = &m->hnfs[i];
+
+		for (s = 0; s < CMN600_RT_NR_SRC; s++) {
+			u64 q = 0;
+
+			if (h->rate[s])
+				produce(h->rate[s], h->acc[s], c, &q, &h->acc[s]);
+			h->chunk[s] = q;
+			h->truth[s] += q;
+		}
+	}
+}
+
+/*
+ * Add the chunk's events to the local counters of one DTM. The driver may
+ * write the register concurrently in free-running mode, so update it with
+ * cmpxchg and recompute the wraps from whatever value won.
+ */
+static void count_dtm(struct cmn600_rt_mesh *m, struct rt_dtm *dtm, unsigned int first,
+		      unsigned int last)
+{
+	u64 *p = reg(m, dtm->off + CMN600M_DTM_PMEVCNT);
+	u64 old = READ_ONCE(*p), new, prev;
+	unsigned int i;
+
+	for (;;) {
+		new = old;
+		for (i = first; i < last; i++) {
+			struct rt_ctr *c = &m->ctrs[i];
+			u64 inc = c->hnf ? c->hnf->chunk[c->src] : 0;
+			u64 mask, v;
+
+			if (c->width == 64) {
+				c->wraps = local_wraps(old, inc, 64);
+				new = old + inc;
+				continue;
+			}
+			mask = (BIT_ULL(c->width) - 1) << (16 * c->n);
+			v = (old & mask) >> (16 * c->n);
+			c->wraps = local_wraps(v, inc, c->width);
+			new = (new & ~mask) | (((v + inc) << (16 * c->n)) & mask);
+		}
+		if (new == old)
+			return;
+		prev = cmpxchg(p, old, new);
+		if (prev == old)
+			return;
+		old = prev;
+	}
+}
+
+/* Add @inc to global counter @g (32 bits, in a shared 64-bit word) */
+static bool count_global(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, unsigned int g,
+			 u64 inc)
+{
+	u64 *p = reg(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(g));
+	unsigned int shift = CMN600M_DTC_PMEVCNT_SHIFT(g);
+	u64 old = READ_ONCE(*p), new, prev, v;
+
+	for (;;) {
+		v = (old >> shift) & U32_MAX;
+		new = (old & ~((u64)U32_MAX << shift)) | (((v + inc) & U32_MAX) << shift);
+		prev = cmpxchg(p, old, new);
+		if (prev == old)
+			return inc > U32_MAX - v;
+		old = prev;
+	}
+}
+
+static bool count_cycles(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, u64 c)
+{
+	u64 *p = reg(m, dtc->off + CMN600M_DTC_PMCCNTR);
+	u64 old = READ_ONCE(*p), prev, v;
+
+	for (;;) {
+		v = old & CYCLES_MASK;
+		prev = cmpxchg(p, old, (v + c) & CYCLES_MASK);
+		if (prev == old)
+			return c > CYCLES_MASK - v;
+		old = prev;
+	}
+}
+
+static int match_base(struct device *dev, const void *data)
+{
+	struct platform_device *pdev = to_platform_device(dev);
+	const u64 *base = data;
+	unsigned int i;
+
+	for (i = 0; i < pdev->num_resources; i++) {
+		struct resource *r = &pdev->resource[i];
+
+		if (resource_type(r) == IORESOURCE_MEM && r->start == *base)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Linux irq of a DTC: interrupt <rank of the DTC in lid order> of the
+ * firmware device (DT or ACPI) whose memory resource starts at the mesh
+ * base, whether or not a driver is bound to it.
+ */
+static int dtc_irq(struct cmn600_rt_mesh *m, struct rt_dtc *dtc)
+{
+	struct device *dev;
+	int irq;
+
+	if (dtc->irq > 0)
+		return dtc->irq;
+	dev = bus_find_device(&platform_bus_type, NULL, &m->desc->base, match_base);
+	if (!dev)
+		return 0;
+	irq = platform_get_irq_optional(to_platform_device(dev), dtc->index);
+	put_device(dev);
+	if (irq > 0)
+		dtc->irq = irq;
+	return irq > 0 ? irq : 0;
+}
+
+static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
+{
+	struct rt_dtc *dtc = &m->dtcs[lid];
+	unsigned long deadline;
+	int irq = dtc_irq(m, dtc), ret;
+
+	if (!irq) {
+		pr_warn_ratelimited("mesh%u dtc%u: no interrupt found for the region at 0x%llx\n",
+				    m->index, lid, (unsigned long long)m->desc->base);
+		return;
+	}
+	ret = irq_set_irqchip_state(irq, IRQCHIP_STATE_PENDING, true);
+	if (ret) {
+		pr_warn_ratelimited("mesh%u dtc%u: cannot raise irq %d: %d\n", m->index, lid,
+				    irq, ret);
+		return;
+	}
+	dtc->irqs++;
+	deadline = jiffies + msecs_to_jiffies(IRQ_TIMEOUT_MS);
+	for (;;) {
+		service_dtc(m, lid);
+		if (!(rd(m, dtc->off + CMN600M_DTC_PMOVSR) & bits))
+			return;
+		if (time_after(jiffies, deadline)) {
+			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
+				m->index, lid, (unsigned long long)bits, IRQ_TIMEOUT_MS);
+			return;
+		}
+		usleep_range(50, 100);
+	}
+}
+
+static void advance(struct cmn600_rt_mesh *m, u64 c)
+{
+	u64 gsum[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL] = { };
+	u64 newbits[CMN600_MODEL_MAX_DTCS] = { };
+	unsigned int i, g, first;
+
+	produce_all(m, c);
+
+	for (first = 0; first < m->nr_ctrs; first = i) {
+		for (i = first; i < m->nr_ctrs && m->ctrs[i].dtm == m->ctrs[first].dtm; i++)
+			;
+		count_dtm(m, m->ctrs[first].dtm, first, i);
+	}
+	for (i = 0; i < m->nr_ctrs; i++) {
+		struct rt_ctr *ctr = &m->ctrs[i];
+
+		if (ctr->global >= 0 && ctr->wraps)
+			gsum[ctr->dtm->domain][ctr->global] += ctr->wraps;
+	}
+
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		struct rt_dtc *dtc = &m->dtcs[i];
+		u64 old;
+
+		if (!dtc->present || !dtc->active)
+			continue;
+		for (g = 0; g < CMN600M_DTC_NR_GLOBAL; g++)
+			if (gsum[i][g] && count_global(m, dtc, g, gsum[i][g]))
+				newbits[i] |= BIT_ULL(g);
+		if (count_cycles(m, dtc, c))
+			newbits[i] |= CMN600M_PMOVSR_CYCLES;
+		if (!newbits[i])
+			continue;
+		old = rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+		wr(m, dtc->off + CMN600M_DTC_PMOVSR, old | newbits[i]);
+		/* only a flag going from clear to set is a new interrupt */
+		newbits[i] &= ~old;
+		if (!(dtc->pmcr & CMN600M_PMCR_OVFL_INTR_EN))
+			newbits[i] = 0;
+	}
+	m->cycles += c;
+
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+		if (newbits[i])
+			raise_and_wait(m, i, newbits[i]);
+}
+
+/**
+ * cmn600_rt_step() - advance a mesh by @cycles cycles
+ * @m: the mesh
+ * @cycles: number of cycles, any u64
+ *
+ * Sleeps while the driver handles overflow interrupts.
+ */
+void cmn600_rt_step(struct cmn600_rt_mesh *m, u64 cycles)
+{
+	while (cycles) {
+		u64 c;
+
+		service(m);
+		plan(m);
+		c = chunk_len(m, cycles);
+		advance(m, c);
+		cycles -= c;
+	}
+	service(m);
+}
+
+u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m)
+{
+	return m->cycles;
+}
+
+/* Workload profiles */
+
+struct profile_rate {
+	u8 event;
+	s8 cls;		/* occupancy class for event 0x0f, else -1 */
+	u32 rate;	/* events per 1000 cycles */
+};
+
+static const struct profile_rate idle_rates[] = {
+	{ 0x02, -1, 4 }, { 0x01, -1, 1 }, { 0x05, -1, 4 }, { 0x0d, -1, 1 },
+	{ 0x06, -1, 1 }, { 0x0f, 0, 6 }, { 0x0f, 1, 4 }, { 0x0f, 2, 2 },
+	{ },
+};
+
+static const struct profile_rate stream_rates[] = {
+	{ 0x02, -1, 220 }, { 0x01, -1, 190 }, { 0x03, -1, 180 }, { 0x04, -1, 12 },
+	{ 0x05, -1, 225 }, { 0x06, -1, 8 }, { 0x07, -1, 6 }, { 0x0a, -1, 70 },
+	{ 0x0b, -1, 25 }, { 0x0c, -1, 5 }, { 0x0d, -1, 195 }, { 0x10, -1, 9 },
+	{ 0x14, -1, 30 }, { 0x15, -1, 4 }, { 0x16, -1, 3 }, { 0x18, -1, 10 },
+	{ 0x0f, 0, 9000 }, { 0x0f, 1, 6500 }, { 0x0f, 2, 2500 }, { 0x0f, 3, 0 },
+	{ 0x0f, 4, 0 },
+	{ },
+};
+
+static const struct profile_rate cachehot_rates[] = {
+	{ 0x02, -1, 420 }, { 0x01, -1, 6 }, { 0x03, -1, 6 }, { 0x04, -1, 2 },
+	{ 0x05, -1, 425 }, { 0x06, -1, 60 }, { 0x07, -1, 1 }, { 0x0a, -1, 1 },
+	{ 0x0d, -1, 6 }, { 0x17, -1, 1 }, { 0x18, -1, 15 },
+	{ 0x0f, 0, 1500 }, { 0x0f, 1, 1200 }, { 0x0f, 2, 250 }, { 0x0f, 3, 30 },
+	{ 0x0f, 4, 20 },
+	{ },
+};
+
+static const struct profile_rate snoopy_rates[] = {
+	{ 0x02, -1, 160 }, { 0x01, -1, 35 }, { 0x03, -1, 30 }, { 0x04, -1, 20 },
+	{ 0x05, -1, 165 }, { 0x06, -1, 120 }, { 0x07, -1, 22 }, { 0x08, -1, 85 },
+	{ 0x09, -1, 16 }, { 0x0d, -1, 35 }, { 0x11, -1, 4 }, { 0x12, -1, 2 },
+	{ 0x13, -1, 1 }, { 0x18, -1, 130 }, { 0x19, -1, 11 }, { 0x1a, -1, 5 },
+	{ 0x1b, -1, 3 }, { 0x1c, -1, 9 }, { 0x1d, -1, 6 }, { 0x1e, -1, 4 },
+	{ 0x1f, -1, 45 },
+	{ 0x0f, 0, 5000 }, { 0x0f, 1, 3000 }, { 0x0f, 2, 1200 }, { 0x0f, 3, 500 },
+	{ 0x0f, 4, 300 },
+	{ },
+};
+
+static const struct profile_rate *const profiles[CMN600_RT_NR_PROFILES] = {
+	[CMN600_RT_PROFILE_IDLE] = idle_rates,
+	[CMN600_RT_PROFILE_STREAM] = stream_rates,
+	[CMN600_RT_PROFILE_CACHEHOT] = cachehot_rates,
+	[CMN600_RT_PROFILE_SNOOPY] = snoopy_rates,
+};
+
+static const char *const profile_names[CMN600_RT_NR_PROFILES] = {
+	"idle", "stream", "cachehot", "snoopy", "constant",
+};
+
+const char *cmn600_rt_profile_name(enum cmn600_rt_profile p)
+{
+	return (unsigned int)p < CMN600_RT_NR_PROFILES ? profile_names[p] : "?";
+}
+
+int cmn600_rt_profile_parse(const char *name, enum cmn600_rt_profile *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < CMN600_RT_NR_PROFILES; i++) {
+		if (!strcmp(name, profile_names[i])) {
+			*p = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Every HN-F gets the profile's rates scaled by 90..110%, by logical id */
+void cmn600_rt_set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p)
+{
+	const struct profile_rate *r;
+	unsigned int i;
+
+	if (p >= CMN600_RT_PROFILE_CONSTANT)
+		return;
+	for (i = 0; i < m->nr_hnfs; i++) {
+		struct rt_hnf *h = &m->hnfs[i];
+		unsigned int scale = 90 + (h->lid * 7 + m->index * 3) % 21;
+
+		memset(h->rate, 0, sizeof(h->rate));
+		for (r = profiles[p]; r->event; r++)
+			h->rate[src_of(r->event, r->cls < 0 ? 0 : r->cls)] =
+				r->rate * scale / 100;
+	}
+}
+
+/**
+ * cmn600_rt_set_rate() - set an event rate on one or every HN-F
+ * @m: the mesh
+ * @all: every HN-F of the mesh (@nodeid ignored)
+ * @nodeid: node_info id of the HN-F
+ * @event: HN-F event id 0x01..0x1f
+ * @occupid: class for event 0x0f, -1 for all five; must be -1 otherwise
+ * @rate: events per 1000 cycles
+ *
+ * Return: 0 or -EINVAL.
+ */
+int cmn600_rt_set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
+		       unsigned int event, int occupid, u32 rate)
+{
+	unsigned int i, cls, found = 0;
+
+	if (event == 0 || event > CMN600_RT_NR_EVENTS)
+		return -EINVAL;
+	if (occupid >= 0 && (event != CMN600_RT_OCC_EVENT || occupid >= CMN600_RT_NR_CLASSES))
+		return -EINVAL;
+	for (i = 0; i < m->nr_hnfs; i++) {
+		struct rt_hnf *h = &m->hnfs[i];
+
+		if (!all && h->id != nodeid)
+			continue;
+		found++;
+		if (event != CMN600_RT_OCC_EVENT)
+			h->rate[src_of(event, 0)] = rate;
+		else if (occupid >= 0)
+			h->rate[src_of(event, occupid)] = rate;
+		else
+			for (cls = 0; cls < CMN600_RT_NR_CLASSES; cls++)
+				h->rate[src_of(event, cls)] = rate;
+	}
+	return found ? 0 : -EINVAL;
+}
+
+void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned int i, src;
+	int cls;
+
+	for (i = 0; i < m->nr_hnfs; i++) {
+		struct rt_hnf *h = &m->hnfs[i];
+
+		for (src = 0; src < CMN600_RT_NR_SRC; src++) {
+			unsigned int e = event_of(src, &cls);
+
+			if (!h->rate[src])
+				continue;
+			seq_printf(s, "node=0x%x event=0x%02x", h->id, e);
+			if (cls >= 0)
+				seq_printf(s, " occupid=%d", cls);
+			seq_printf(s, " rate=%u\n", h->rate[src]);
+		}
+	}
+}
+
+void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned int i, e, cls;
+
+	for (i = 0; i < m->nr_hnfs; i++) {
+		struct rt_hnf *h = &m->hnfs[i];
+
+		for (e = 1; e <= CMN600_RT_NR_EVENTS; e++) {
+			if (e != CMN600_RT_OCC_EVENT) {
+				seq_printf(s, "0x%x 0x%02x - %llu\n", h->id, e,
+					   (unsigned long long)h->truth[src_of(e, 0)]);
+				continue;
+			}
+			for (cls = 0; cls < CMN600_RT_NR_CLASSES; cls++)
+				seq_printf(s, "0x%x 0x%02x %u %llu\n", h->id, e, cls,
+					   (unsigned long long)h->truth[src_of(e, cls)]);
+		}
+	}
+}
+
+void cmn600_rt_show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+		if (m->dtcs[i].present)
+			seq_printf(s, "dtc%u %llu\n", i, (unsigned long long)m->dtcs[i].irqs);
+}
+
+void cmn600_rt_show_info(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	const struct cmn600_model_mesh *d = m->desc;
+
+	seq_printf(s, "%u %u %s %u %u %u 0x%llx 0x%llx 0x%llx\n", d->x_dim, d->y_dim,
+		   cmn600_model_rev_name(d->rev), m->info.nr_nodes, m->info.nr_hnfs,
+		   m->info.nr_dtcs, (unsigned long long)d->base, (unsigned long long)d->size,
+		   (unsigned long long)d->root);
+}
+
+static int cmp_hnf(const void *a, const void *b)
+{
+	const struct rt_hnf *x = a, *y = b;
+
+	return (int)x->lid - (int)y->lid;
+}
+
+/**
+ * cmn600_rt_create() - map a mesh's region, build its image, set up state
+ * @desc: the mesh (copied)
+ * @index: mesh number (order in the file)
+ * @fault: fault to build into the image
+ * @out: the new mesh
+ *
+ * Return: 0 or a negative errno.
+ */
+int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
+		     enum cmn600_model_fault fault, struct cmn600_rt_mesh **out)
+{
+	struct cmn600_rt_mesh *m;
+	unsigned int i, x, y, rank = 0;
+	int ret;
+
+	if (!desc->has_base)
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->desc = kmemdup(desc, sizeof(*desc), GFP_KERNEL);
+	if (!m->desc) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	m->index = index;
+	m->fault = fault;
+	m->va = memremap(desc->base, desc->size, MEMREMAP_WB);
+	if (!m->va) {
+		pr_err("mesh%u: cannot map 0x%llx+0x%llx\n", index,
+		       (unsigned long long)desc->base, (unsigned long long)desc->size);
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = cmn600_model_build(desc, fault, m->va, desc->size, &m->info);
+	if (ret)
+		goto err;
+
+	for (y = 0; y < desc->y_dim; y++) {
+		for (x = 0; x < desc->x_dim; x++) {
+			struct rt_dtm *dtm = &m->dtms[y * desc->x_dim + x];
+
+			dtm->off = cmn600_model_xp_offset(desc, x, y);
+			dtm->domain = desc->xp_domain[x][y];
+		}
+	}
+
+	m->hnfs = kcalloc(max(m->info.nr_hnfs, 1U), sizeof(*m->hnfs), GFP_KERNEL);
+	if (!m->hnfs) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (i = 0; i < desc->nr_nodes; i++) {
+		const struct cmn600_model_node *n = &desc->nodes[i];
+		u64 off = cmn600_model_node_offset(desc, n->x, n->y, n->port, n->dev);
+
+		if (n->type == CMN600_MODEL_TYPE_DTC && fault != CMN600_MODEL_FAULT_NO_DTC) {
+			struct rt_dtc *dtc = &m->dtcs[n->lid];
+
+			dtc->present = true;
+			dtc->off = off;
+			dtc->spi = n->irq;
+		}
+		if (n->type == CMN600_MODEL_TYPE_HNF && m->nr_hnfs < m->info.nr_hnfs) {
+			struct rt_hnf *h = &m->hnfs[m->nr_hnfs++];
+
+			h->off = off;
+			/* the id the image reports, which a fault may have falsified */
+			h->id = FIELD_GET(CMN600M_NODE_INFO_ID, rd(m, off + CMN600M_NODE_INFO));
+			h->lid = n->lid;
+			h->x = n->x;
+			h->y = n->y;
+			h->port = n->port;
+			h->dev = n->dev;
+		}
+	}
+	sort(m->hnfs, m->nr_hnfs, sizeof(*m->hnfs), cmp_hnf, NULL);
+	for (i = 0; i < m->nr_hnfs; i++) {
+		struct rt_hnf *h = &m->hnfs[i];
+
+		m->dtms[h->y * desc->x_dim + h->x].dev[h->port][h->dev] = h;
+	}
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+		if (m->dtcs[i].present)
+			m->dtcs[i].index = rank++;
+	*out = m;
+	return 0;
+
+err:
+	if (m->va)
+		memunmap(m->va);
+	kfree(m->desc);
+	kfree(m);
+	return ret;
+}
+
+void cmn600_rt_destroy(struct cmn600_rt_mesh *m)
+{
+	if (!m)
+		return;
+	memunmap(m->va);
+	kfree(m->hnfs);
+	kfree(m->desc);
+	kfree(m);
+}

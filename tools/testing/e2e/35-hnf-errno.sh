@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: default
+#
+# perf_event_open(2) error table of arm_cmn_hnf, called directly (cmn-perf
+# open), and after every refused open the PMU still counts exactly (the
+# failure changed nothing):
+#   foreign_type        a type no PMU owns: every PMU, ours included, must
+#                       say ENOENT so the core reports ENOENT
+#   sampling            sample_period != 0: EOPNOTSUPP
+#   per_task            pid 0, cpu -1: EINVAL
+#   cpu_negative        pid -1, cpu -1: EINVAL
+#   exclude_<bit>       any exclude_* bit: EINVAL
+#   eventid_0, eventid_0x20, occupid_5, occupid_non_occupancy, type_7,
+#   nodeid_dtc, nodeid_unused   attr.config outside the ABI: EINVAL
+#   group_hw_leader     a hardware (armv8 cycles) leader with our sibling:
+#                       EINVAL; group_hw_sibling the other way round
+#   group_sw_sibling    a software sibling: accepted, and counts exactly
+#   group_sw_leader     a software leader: accepted
+#   group_impossible    five events on one HN-F (4 DTM counters, 4 slots):
+#                       EINVAL
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+
+P=arm_cmn_hnf_0
+N=100000
+
+check model_load model_load || finish
+check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
+lc_pmu_wait $P || { fail registered "no $P"; finish; }
+lc_set_rates 0
+C=$(lc_pmu_cpu $P)
+
+# still_counts NAME: slc_miss over one step equals the truth delta
+still_counts() {
+	local t0 t1 got
+	t0=$(lc_truth 0 1 all)
+	got=$(cmn-perf run $P:0x1 -- "echo $N > $LC_M/step" | cut -d' ' -f1)
+	t1=$(lc_truth 0 1 all)
+	if [ "$got" = "$((t1 - t0))" ] && [ "$got" -gt 0 ]; then
+		pass "$1_then_counts"
+	else
+		fail "$1_then_counts" "count '$got', truth $((t1 - t0))"
+	fi
+}
+
+# expect NAME WANT CMN-PERF-OPEN-ARGS...: WANT is "OK" or "ERRNO INDEX"
+expect() {
+	local name=$1 want=$2 got
+	shift 2
+	got=$(cmn-perf open "$@" 2>&1)
+	check_eq "$name" "$got" "$want"
+	still_counts "$name"
+}
+
+maxtype=0
+for f in "$LC_PMUS"/*/type; do
+	t=$(cat "$f")
+	[ "$t" -gt $maxtype ] && maxtype=$t
+done
+expect foreign_type "ENOENT 0" -c "$C" $((maxtype + 50)):0x1
+expect sampling "EOPNOTSUPP 0" -P 1000 $P:0x1
+expect per_task "EINVAL 0" -p 0 -c -1 $P:0x1
+expect cpu_negative "EINVAL 0" -p -1 -c -1 $P:0x1
+for b in user kernel hv idle host guest; do
+	expect "exclude_$b" "EINVAL 0" -x $b $P:0x1
+done
+expect eventid_0 "EINVAL 0" $P:0x0
+expect eventid_0x20 "EINVAL 0" $P:0x20
+expect occupid_5 "EINVAL 0" $P:0x50f
+expect occupid_non_occupancy "EINVAL 0" $P:0x101
+expect type_7 "EINVAL 0" $P:0x700000001
+
+hnfs=" $(lc_hnfs 0 | tr '\n' ' ') "
+b=$(lc_coord_bits 0)
+dtc=$(awk -v want=0 '/^[ \t]*#/ { next } $1 == "mesh" { m++; next }
+	m == 1 && $1 == "node" && $2 == "dtc" { print $3, $4, $5, $6; exit }' /etc/cmn/mesh)
+set -- $dtc
+dtcid=$(printf '0x%x' $(( ($1 << (3 + b)) | ($2 << 3) | ($3 << 2) | $4 )))
+case $hnfs in
+*" $dtcid "*) note "DTC id $dtcid is also an HN-F id: skipping nodeid_dtc" ;;
+*) expect nodeid_dtc "EINVAL 0" $P:$(printf '0x%x' $(( 0x1001 | (dtcid << 16) ))) ;;
+esac
+unused=
+for id in 7 3 15 0x1ff; do
+	case $hnfs in *" $(printf '0x%x' $((id))) "*) continue ;; esac
+	unused=$((id))
+	break
+done
+expect nodeid_unused "EINVAL 0" $P:$(printf '0x%x' $(( 0x1001 | (unused << 16) )))
+
+# groups
+if cmn-perf open -c "$C" hw:0 > "$LC_TMP/hw" 2>&1; then
+	expect group_hw_leader "EINVAL 1" -g -c "$C" hw:0 $P:0x1
+	expect group_hw_sibling "EINVAL 1" -g -c "$C" $P:0x1 hw:0
+else
+	fail group_hw_leader "cannot open a hardware cycles event at all: $(cat "$LC_TMP/hw")"
+fi
+expect group_sw_sibling OK -g $P:0x1 sw:0
+expect group_sw_leader OK -g -c "$C" sw:0 $P:0x1
+set -- $(lc_hnfs 0)
+bn=$(( 0x1000 | ($1 << 16) ))
+expect group_impossible "EINVAL 4" -g $P:$((bn | 1)) $P:$((bn | 2)) $P:$((bn | 3)) \
+	$P:$((bn | 4)) $P:$((bn | 5))
+
+# a software sibling does not disturb the count: group read is exact
+t0=$(lc_truth 0 1 all)
+out=$(cmn-perf run -g $P:0x1 sw:0 -- "echo $N > $LC_M/step")
+t1=$(lc_truth 0 1 all)
+got=$(echo "$out" | head -n 1 | cut -d' ' -f1)
+check_eq group_sw_sibling_count "$got" "$((t1 - t0))"
+rmmod arm_cmn_hnf 2>/dev/null
+finish

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: default
+# timeout: 300
+#
+# Broken firmware / configuration space (the model's fault= parameter; the
+# model is reloaded with each fault in turn, the driver probed each time):
+#   <fault>/probe_refused   child_loop, child_count, child_oob, root_not_cfg,
+#                           no_dtc: no PMU registered
+#   <fault>/one_error_line  exactly one error-level line from arm-cmn-hnf
+#                           (printed as a note)
+#   unknown_type/...        an unknown node type is skipped: the PMU
+#                           registers and counts exactly
+#   nodeid_mismatch/...     the HN-F whose node id does not match its XP is
+#                           counted exactly (bynodeid and aggregated);
+#                           armcmn_bug_nodeid_mismatch shows that upstream
+#                           arm-cmn (XP derived from the node id) does not
+#   garbage_counters/...    counters that start with garbage: no crash, and
+#                           the counts are still exact (armcmn/garbage_counters:
+#                           the stock driver on the same image, as evidence)
+# Oopses/WARNINGs are caught by the host for the whole boot.
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+
+N=200000
+P=arm_cmn_hnf_0
+
+up() { # FAULT: model with that fault, driver probed; dmesg of the probe kept
+	lc_model_up "$1" || { fail "$1/model_load" "model_load fault=$1 failed"; return 1; }
+	dmesg -c > /dev/null
+	modprobe arm_cmn_hnf
+	sleep 0.2
+	dmesg -r > "$LC_TMP/dmesg.$1"
+	return 0
+}
+
+for f in child_loop child_count child_oob root_not_cfg no_dtc; do
+	up $f || continue
+	if [ -z "$(pmus arm_cmn_hnf)" ]; then
+		pass "$f/probe_refused"
+	else
+		fail "$f/probe_refused" "registered: $(pmus arm_cmn_hnf | tr '\n' ' ')"
+	fi
+	errs=$(grep -E '^<[0-3]>' "$LC_TMP/dmesg.$f" | grep -E 'arm-cmn-hnf|arm_cmn_hnf')
+	n=0
+	[ -z "$errs" ] || n=$(echo "$errs" | wc -l)
+	note "$f: $(echo "$errs" | tr '\n' '|')"
+	if [ "$n" -eq 1 ]; then
+		pass "$f/one_error_line"
+	else
+		fail "$f/one_error_line" "$n error lines: $(echo "$errs" | tr '\n' '|')"
+	fi
+done
+
+# unknown node type: skipped, the rest works
+if up unknown_type; then
+	if lc_pmu_wait $P; then
+		pass unknown_type/probe_ok
+		lc_set_rates 0
+		lc_batch_check unknown_type $P 0 $N "$P/slc_miss/|slc_miss|*"
+	else
+		fail unknown_type/probe_ok "no $P: $(grep -E 'arm-cmn-hnf' "$LC_TMP/dmesg.unknown_type" | tail -n 1)"
+	fi
+fi
+
+# nodeid_mismatch: the model falsifies the node id of the lowest-lid HN-F
+# (X moved to the next column; Y on an Nx1... see image.c)
+if up nodeid_mismatch && lc_pmu_wait $P; then
+	pass nodeid_mismatch/probe_ok
+	lc_set_rates 0
+	xd=$(lc_info 0 x)
+	yd=$(lc_info 0 y)
+	b=$(lc_coord_bits 0)
+	# "x y p d lid" of every hn-f line, lid defaulting to the line order
+	set -- $(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next }
+		m == 1 && $1 == "node" && $2 == "hn-f" {
+			lid = n++
+			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
+			print lid, $3, $4, $5, $6 }' /etc/cmn/mesh | sort -n | head -n 1)
+	x=$2 y=$3 p=$4 d=$5
+	if [ "$xd" -gt 1 ]; then x=$(( (x + 1) % xd )); elif [ "$yd" -gt 1 ]; then y=$(( (y + 1) % yd )); else x=1; fi
+	bad=$(printf '0x%x' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d )))
+	note "mismatched HN-F reports node id $bad; HN-Fs in truth: $(lc_hnfs 0 | tr '\n' ' ')"
+	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss,bynodeid=1,nodeid=$bad/|slc_miss|$bad"
+	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss/|slc_miss|*"
+	rmmod arm_cmn_hnf
+	modprobe arm-cmn
+	if lc_pmu_wait arm_cmn_0; then
+		LC_EXPECT=ne lc_batch_check armcmn_bug_nodeid_mismatch arm_cmn_0 0 $N \
+			"arm_cmn_0/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
+	else
+		fail armcmn_bug_nodeid_mismatch "stock arm-cmn did not register on this image"
+	fi
+	rmmod arm_cmn 2>/dev/null
+else
+	fail nodeid_mismatch/probe_ok "no $P"
+fi
+
+# garbage in the counters at reset
+if up garbage_counters && lc_pmu_wait $P; then
+	pass garbage_counters/probe_ok
+	lc_set_rates 0
+	lc_batch_check garbage_counters $P 0 $N "$P/slc_miss/|slc_miss|*" "$P/dtc_cycles/|dtc_cycles|*"
+	# evidence that exact counts are possible on this image: stock arm-cmn
+	rmmod arm_cmn_hnf
+	modprobe arm-cmn
+	if lc_pmu_wait arm_cmn_0; then
+		lc_batch_check armcmn/garbage_counters arm_cmn_0 0 $N \
+			"arm_cmn_0/hnf_cache_miss/|hnf_cache_miss|*" "arm_cmn_0/dtc_cycles/|dtc_cycles|*"
+	else
+		fail armcmn/garbage_counters "stock arm-cmn did not register"
+	fi
+	rmmod arm_cmn 2>/dev/null
+else
+	fail garbage_counters/probe_ok "no $P"
+fi
+rmmod arm_cmn_hnf 2>/dev/null
+finish

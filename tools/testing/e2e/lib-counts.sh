@@ -1,0 +1,482 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Counting helpers for the end-to-end guest tests (busybox sh). Source it
+# after lib.sh (pass, fail, finish, model_load, ...). Every expectation comes from the model's ground truth
+# (debugfs), never from a literal.
+#
+#   lc_pass NAME / lc_fail NAME WHY   result lines (CMN-TEST protocol)
+#   lc_hnfs MESH                      HN-F node ids of a mesh (0x-hex)
+#   lc_hnfs_per_xp_max MESH           most HN-Fs sharing one XP
+#   lc_truth MESH EV [OCC|-] [NODE|*] exact truth sum (u64)
+#   lc_cycles MESH                    cycles stepped since load
+#   lc_step N                         advance the model by N cycles
+#   lc_set_rates MESH                 distinct rate per HN-F, event, class
+#   lc_alias PMU NAME                 "eventid occupid type" of an alias
+#   lc_aliases PMU                    the HN-F aliases (+ dtc_cycles)
+#   lc_perf_step OUT N EV...          perf stat -x, -a -o OUT -e EV...
+#                                     around "echo N > step"
+#   lc_counts OUT                     "count unit pct" per event line
+#   lc_u64 add|sub|mul|cmp A B        64-bit unsigned arithmetic
+#
+# Globals: LC_M (model debugfs), LC_FAILS (number of lc_fail calls).
+
+LC_M=/sys/kernel/debug/cmn600_model
+LC_PMUS=/sys/bus/event_source/devices
+LC_TMP=${LC_TMP:-/tmp/lc}
+LC_FAILS=0
+mkdir -p "$LC_TMP"
+export PAGER=cat TERM=dumb
+
+lc_pass() { pass "$1"; }
+lc_fail() {
+	LC_FAILS=$((LC_FAILS + 1))
+	fail "$1" "$(echo "$2" | tr '\n' ' ' | cut -c1-400)"
+}
+
+# lc_check NAME COND WHY: pass when the shell condition COND is true
+lc_check() {
+	if eval "$2"; then lc_pass "$1"; else lc_fail "$1" "$3"; fi
+}
+
+lc_u64() { cmn-perf u64 "$@"; }
+
+# Node ids of every HN-F of mesh $1 (as 0x%x), in truth order.
+lc_hnfs() {
+	awk '!seen[$1]++ { print $1 }' "$LC_M/mesh$1/truth" |
+		while read -r id; do
+			case $id in 0x*|0X*) ;; *) id=0x$id ;; esac
+			printf '0x%x\n' "$((id))"
+		done
+}
+
+# The largest number of HN-Fs on one XP (node id >> 3 is the XP's x,y).
+lc_hnfs_per_xp_max() {
+	lc_hnfs "$1" | while read -r id; do echo $((id >> 3)); done |
+		sort | uniq -c | awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }'
+}
+
+lc_truth() { cmn-perf truth "$@"; }
+lc_cycles() { cat "$LC_M/mesh$1/cycles"; }
+lc_step() { echo "$1" > "$LC_M/step"; }
+lc_nmeshes() { find "$LC_M" -maxdepth 1 -name "mesh[0-9]*" | wc -l; }
+
+# lc_rate MESH "node=... event=... rate=..."
+lc_rate() { echo "$2" > "$LC_M/mesh$1/rate"; }
+
+# A distinct rate (events per 1000 cycles) for every HN-F, event and
+# occupancy class, so that a count credited to the wrong node, event or
+# class cannot match the truth by accident. $2 (optional) multiplies.
+lc_set_rates() {
+	local __m __k __i __n __e __c
+	__m=$1 __k=${2:-1} __i=0
+	for __n in $(lc_hnfs "$__m"); do
+		__e=1
+		while [ $__e -le 31 ]; do
+			if [ $__e -eq 15 ]; then
+				for __c in 0 1 2 3 4; do
+					lc_rate "$__m" "node=$__n event=$__e occupid=$__c rate=$(( (500 + 37 * __e + 101 * __i + 13 * __c) * __k ))"
+				done
+			else
+				lc_rate "$__m" "node=$__n event=$__e rate=$(( (500 + 37 * __e + 101 * __i) * __k ))"
+			fi
+			__e=$((__e + 1))
+		done
+		__i=$((__i + 1))
+	done
+}
+
+# lc_alias PMU NAME -> "eventid occupid type" (occupid "-" when absent,
+# type "-" when absent), all decimal.
+lc_alias() {
+	local __f __ev __oc __ty __kv
+	__f="$LC_PMUS/$1/events/$2"
+	[ -r "$__f" ] || return 1
+	__ev=- __oc=- __ty=-
+	for __kv in $(tr ',' ' ' < "$__f"); do
+		case $__kv in
+		eventid=*) __ev=$((${__kv#eventid=})) ;;
+		occupid=*) __oc=$((${__kv#occupid=})) ;;
+		type=*) __ty=$((${__kv#type=})) ;;
+		esac
+	done
+	echo "$__ev $__oc $__ty"
+}
+
+# lc_aliases PMU: the aliases that count HN-F events or DTC cycles
+# (arm_cmn: hnf_* and dtc_cycles; arm_cmn_hnf: everything).
+lc_aliases() {
+	local __f __a
+	for __f in "$LC_PMUS/$1/events"/*; do
+		__a=${__f##*/}
+		case $__a in *.scale|*.unit|*.desc) continue ;; esac
+		case $1 in
+		arm_cmn_hnf*) echo "$__a" ;;
+		*) case $__a in hnf_*|dtc_cycles) echo "$__a" ;; esac ;;
+		esac
+	done
+}
+
+# lc_perf_step OUT N EV...: perf stat -x, -a into OUT while stepping N
+# cycles. Returns perf's status.
+lc_perf_step() {
+	local __out __n __args __e
+	__out=$1 __n=$2
+	shift 2
+	__args=
+	if [ "${LC_GROUP:-0}" = 1 ]; then
+		__args="-e {$(echo "$*" | tr ' ' ',')}"
+	else
+		for __e in "$@"; do __args="$__args -e $__e"; done
+	fi
+	# shellcheck disable=SC2086
+	perf stat -x, -a -o "$__out" $__args -- sh -c "echo $__n > $LC_M/step" \
+		> "$__out.stdout" 2>&1
+}
+
+# lc_counts OUT: one "count unit pct" line per counted event line of a
+# perf stat -x, file (perf 6.1 order: count,unit,event,runtime,pct,...).
+# The event name may itself contain commas (pmu/ev,bynodeid=1,nodeid=X/):
+# it runs from field 3 to the first field that ends with '/' (when field 3
+# contains a '/'). A "<not counted>" or "<not supported>" count prints "NA"
+# and returns 1.
+lc_counts() {
+	awk -F, '
+		/^#/ || NF < 3 { next }
+		{
+			c = $1; u = ($2 == "" ? "-" : $2); i = 3
+			if (index($3, "/") && $3 !~ /\/$/)
+				while (i < NF && $i !~ /\/$/) i++
+			p = $(i + 2); if (p == "") p = "-"
+			if (c ~ /^<not/ || c == "") { print "NA " u " " p; bad = 1; next }
+			print c " " u " " p
+		}
+		END { exit bad }' "$1"
+}
+
+# lc_count1 OUT: the single count of OUT, or fail (prints the reason).
+lc_count1() {
+	local __c
+	__c=$(lc_counts "$1") || { echo "not counted: $(head -c 300 "$1" | tr '\n' ' ')"; return 1; }
+	[ "$(echo "$__c" | wc -l)" -eq 1 ] || { echo "expected one count line, got: $__c"; return 1; }
+	set -- $__c
+	case $3 in 100.00|-) ;; *) echo "multiplexed ($3%)"; return 1 ;; esac
+	echo "$1"
+}
+
+# lc_snap MESH FILE: save the whole truth of a mesh (for before/after).
+lc_snap() { cp "$LC_M/mesh$1/truth" "$2"; }
+
+# lc_snap_sum FILE EVENTID OCCUPID NODE: truth sum from a snapshot file.
+# Event 0x0f has one truth line per occupancy class: an alias with occupid
+# c (no occupid: 0, "all") counts class c's line; if the model has no line
+# for class 0, "all" is the sum of the classes.
+lc_snap_sum() {
+	local __ev=$2 __oc=$3 __nd=$4
+	if [ "$__ev" -eq 15 ]; then
+		[ "$__oc" != - ] || __oc=0
+		cmn-perf truth -f "$1" "$__ev" "$__oc" "$__nd" 2>/dev/null ||
+			{ [ "$__oc" -eq 0 ] && cmn-perf truth -f "$1" "$__ev" all "$__nd"; }
+	else
+		cmn-perf truth -f "$1" "$__ev" all "$__nd"
+	fi
+}
+
+# lc_pmu_cpu PMU: the CPU in the PMU's cpumask
+lc_pmu_cpu() { cut -d, -f1 < "$LC_PMUS/$1/cpumask" | cut -d- -f1; }
+
+# ---------------------------------------------------------------------------
+# Checks built on the helpers above. Each prints CMN-TEST lines.
+
+# lc_expect_count NAME OUT TRUTH [SCALE]: the single count in perf output
+# OUT must equal TRUTH * SCALE (and TRUTH must be non-zero, so that a dead
+# counter cannot pass).
+lc_expect_count() {
+	local __name __want __scale __got
+	__name=$1 __want=$3 __scale=${4:-1}
+	__got=$(lc_count1 "$2") || { lc_fail "$__name" "$__got"; return 1; }
+	[ "$__want" != 0 ] || { lc_fail "$__name" "truth delta is 0: the model produced nothing, test is void"; return 1; }
+	__want=$(lc_u64 mul "$__want" "$__scale")
+	if [ "$__got" = "$__want" ]; then
+		lc_pass "$__name"
+	else
+		lc_fail "$__name" "count $__got, truth $__want"
+		return 1
+	fi
+}
+
+# lc_batch_check PREFIX PMU MESH N EVSPEC|ALIAS|NODE...: count several
+# events in one perf stat around one step of N cycles; each item is
+# "perf-event-spec|alias-name|nodeid-or-*" and its result line is named
+# PREFIX/<alias>[@<nodeid>]. Exact: count == truth delta (x .scale).
+# LC_GROUP=1: the events form one group (-e '{a,b,...}'). LC_EXPECT=ne:
+# a bug demonstration, PASS when the count differs from the truth (both are
+# printed as a note).
+lc_batch_check() {
+	local __pre __pmu __m __n __out __c0 __c1 __specs __it __prc __i __rest __al __nd __nm
+	local __got __unit __pct __ev __oc __ty __want __a __b __sc
+	__pre=$1 __pmu=$2 __m=$3 __n=$4
+	shift 4
+	__out=$LC_TMP/batch.csv
+	lc_snap "$__m" "$LC_TMP/t0"
+	__c0=$(lc_cycles "$__m")
+	__specs=
+	for __it in "$@"; do __specs="$__specs ${__it%%|*}"; done
+	# shellcheck disable=SC2086
+	lc_perf_step "$__out" "$__n" $__specs
+	__prc=$?
+	lc_snap "$__m" "$LC_TMP/t1"
+	__c1=$(lc_cycles "$__m")
+	lc_counts "$__out" > "$LC_TMP/batch.counts"
+	__i=0
+	for __it in "$@"; do
+		__i=$((__i + 1))
+		__rest=${__it#*|}
+		__al=${__rest%%|*}
+		__nd=${__rest#*|}
+		__nm="$__pre/$__al"
+		[ "$__nd" = "*" ] || __nm="$__nm@$__nd"
+		if [ $__prc -ne 0 ]; then
+			lc_fail "$__nm" "perf stat rc=$__prc: $(tail -n 3 "$__out.stdout" "$__out" 2>/dev/null | tr '\n' ' ')"
+			continue
+		fi
+		set -- $(sed -n "${__i}p" "$LC_TMP/batch.counts")
+		__got=${1:-NA} __unit=${2:--} __pct=${3:--}
+		case $__got in NA) lc_fail "$__nm" "not counted: $(grep -v '^#' "$__out" | sed -n "${__i}p")"; continue ;; esac
+		case $__pct in 100.00|-) ;; *) lc_fail "$__nm" "multiplexed ($__pct%), count $__got"; continue ;; esac
+		set -- $(lc_alias "$__pmu" "$__al")
+		__ev=$1 __oc=$2 __ty=$3
+		if [ "$__ty" = 3 ]; then
+			__want=$(lc_u64 sub "$__c1" "$__c0")
+		else
+			__a=$(lc_snap_sum "$LC_TMP/t0" "$__ev" "$__oc" "$__nd")
+			__b=$(lc_snap_sum "$LC_TMP/t1" "$__ev" "$__oc" "$__nd")
+			__want=$(lc_u64 sub "$__b" "$__a")
+		fi
+		__sc=1
+		[ -r "$LC_PMUS/$__pmu/events/$__al.scale" ] && __sc=$(cat "$LC_PMUS/$__pmu/events/$__al.scale")
+		__want=$(lc_u64 mul "$__want" "$__sc")
+		if [ "$__want" = 0 ]; then
+			lc_fail "$__nm" "truth delta is 0 (model produced no events): void"
+		elif [ "${LC_EXPECT:-eq}" = ne ]; then
+			# a bug demonstration: the count must differ from the truth
+			note "$__nm: counted $__got, truth $__want (difference $(lc_u64 sub "$__got" "$__want") mod 2^64)"
+			if [ "$__got" = "$__want" ]; then
+				lc_fail "$__nm" "counted exactly ($__got): the suspected bug did not show"
+			else
+				lc_pass "$__nm"
+			fi
+		elif [ "$__got" = "$__want" ]; then
+			lc_pass "$__nm"
+		else
+			lc_fail "$__nm" "count $__got, truth $__want (x$__sc)"
+		fi
+	done
+}
+
+# lc_all_aliases PREFIX PMU MESH N: every alias of PMU, aggregated over all
+# HN-Fs, exact. Events are batched as many at a time as one XP's four DTM
+# counters allow (occupancy aliases alone: one filter per HN-F).
+lc_all_aliases() {
+	local __pre __pmu __m __n __per __k __batch __nb __al
+	__pre=$1 __pmu=$2 __m=$3 __n=$4
+	__per=$(lc_hnfs_per_xp_max "$__m")
+	[ "$__per" -ge 1 ] || __per=1
+	__k=$((4 / __per))
+	[ $__k -le 8 ] || __k=8
+	[ $__k -ge 1 ] || __k=1
+	__batch=''
+	__nb=0
+	for __al in $(lc_aliases "$__pmu"); do
+		set -- $(lc_alias "$__pmu" "$__al")
+		if [ "$1" = 15 ] || [ "$3" = 3 ]; then
+			lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" "$__pmu/$__al/|$__al|*"
+			continue
+		fi
+		__batch="$__batch $__pmu/$__al/|$__al|*"
+		__nb=$((__nb + 1))
+		if [ $__nb -ge $__k ]; then
+			# shellcheck disable=SC2086
+			lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" $__batch
+			__batch='' __nb=0
+		fi
+	done
+	# shellcheck disable=SC2086
+	[ -z "$__batch" ] || lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" $__batch
+}
+
+# lc_per_node PREFIX PMU MESH N ALIAS [NODES]: ALIAS with bynodeid=1 on
+# every HN-F (or the given ones), up to 8 per perf run (one global counter
+# each).
+lc_per_node() {
+	local __pre __pmu __m __n __al __nodes __batch __nb __nd
+	__pre=$1 __pmu=$2 __m=$3 __n=$4 __al=$5
+	__nodes=${6:-$(lc_hnfs "$__m")}
+	__batch='' __nb=0
+	for __nd in $__nodes; do
+		__batch="$__batch $__pmu/$__al,bynodeid=1,nodeid=$__nd/|$__al|$__nd"
+		__nb=$((__nb + 1))
+		if [ $__nb -ge 4 ]; then
+			# shellcheck disable=SC2086
+			lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" $__batch
+			__batch='' __nb=0
+		fi
+	done
+	# shellcheck disable=SC2086
+	[ -z "$__batch" ] || lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" $__batch
+}
+
+# lc_model_up [FAULT]: (re)insert the model (with fault=FAULT) and load the
+# boot's mesh file (/etc/cmn/mesh). Drivers must not be bound yet.
+lc_model_up() {
+	local __f=${1:-}
+	grep -q '^arm_cmn_hnf ' /proc/modules && rmmod arm_cmn_hnf
+	grep -q '^arm_cmn ' /proc/modules && rmmod arm_cmn
+	grep -q '^cmn600_model ' /proc/modules && rmmod cmn600_model
+	model_load "$__f"
+}
+
+# lc_pmu_wait NAME: wait up to 2 s for the PMU to appear
+lc_pmu_wait() {
+	local __i=0
+	while [ $__i -lt 20 ]; do
+		[ -d "$LC_PMUS/$1" ] && return 0
+		sleep 0.1
+		__i=$((__i + 1))
+	done
+	return 1
+}
+
+# lc_info MESH FIELD: a field of meshN/info (x y rev nodes hnfs dtcs base
+# size root)
+lc_info() {
+	local __i=0 __w
+	for __w in x y rev nodes hnfs dtcs base size root; do
+		__i=$((__i + 1))
+		[ "$__w" = "$2" ] && { cut -d' ' -f$__i < "$LC_M/mesh$1/info"; return 0; }
+	done
+	return 1
+}
+
+# lc_coord_bits MESH: CMN-600 node id coordinate width (2 if both
+# dimensions are <= 4, else 3)
+lc_coord_bits() {
+	if [ "$(lc_info "$1" x)" -le 4 ] && [ "$(lc_info "$1" y)" -le 4 ]; then
+		echo 2
+	else
+		echo 3
+	fi
+}
+
+# lc_xp_of MESH NODEID: "x y" of the node's XP (CMN-600 node id rule)
+lc_xp_of() {
+	local __b
+	__b=$(lc_coord_bits "$1")
+	echo "$(( $2 >> (3 + __b) )) $(( ($2 >> 3) & ((1 << __b) - 1) ))"
+}
+
+# lc_dtc_xps MESH: "x y lid" of every DTC of mesh MESH, from the resolved
+# mesh file the boot loaded (/etc/cmn/mesh).
+lc_dtc_xps() {
+	awk -v want="$1" '
+		/^[ \t]*#/ { next }
+		$1 == "mesh" { m++; next }
+		m - 1 == want && $1 == "node" && $2 == "dtc" {
+			lid = -1
+			for (i = 7; i <= NF; i++)
+				if ($i ~ /^lid=/) { lid = substr($i, 5) }
+			print $3, $4, lid
+		}' /etc/cmn/mesh |
+	awk '{ if ($3 < 0) $3 = n; n++; print }'
+}
+
+# lc_fls V: index of the most significant set bit, 1-based (0 for 0)
+lc_fls() {
+	local __v=$1 __n=0
+	while [ "$__v" -gt 0 ]; do __v=$((__v >> 1)); __n=$((__n + 1)); done
+	echo $__n
+}
+
+# lc_armcmn_bits MESH: the coordinate width upstream arm-cmn uses for node
+# ids: what it logged ("mesh XxY, ID width N", dev_dbg, so load it with
+# dyndbg=+p), else its formula fls((mesh_x - 1) | (mesh_y - 1)) (the 2024
+# refactor, also in Debian's 6.1.0-57 arm-cmn.ko).
+lc_armcmn_bits() {
+	local __x __y __w
+	__w=$(dmesg | sed -n 's/.*arm-cmn .*mesh [0-9]*x[0-9]*, ID width \([0-9]*\).*/\1/p' | tail -n 1)
+	if [ -n "$__w" ]; then
+		echo "$__w"
+		return
+	fi
+	__x=$(lc_info "$1" x)
+	__y=$(lc_info "$1" y)
+	lc_fls $(( (__x - 1) | (__y - 1) ))
+}
+
+# lc_armcmn_misplaced MESH: HN-F node ids that upstream arm-cmn attributes to
+# another XP than the one they are on (its XP index from the node id with
+# lc_armcmn_bits against the CMN-600 rule). Nothing on 1x1 (arm-cmn has a
+# special case there). LC_ARMCMN_BITS overrides the width.
+lc_armcmn_misplaced() {
+	local __x __y __b __ab __id __xp __tx __ty __ax __ay
+	__x=$(lc_info "$1" x)
+	__y=$(lc_info "$1" y)
+	[ $((__x * __y)) -gt 1 ] || return 0
+	__b=$(lc_coord_bits "$1")
+	__ab=${LC_ARMCMN_BITS:-$(lc_armcmn_bits "$1")}
+	for __id in $(lc_hnfs "$1"); do
+		__xp=$((__id >> 3))
+		__tx=$((__xp >> __b)) __ty=$((__xp & ((1 << __b) - 1)))
+		__ax=$((__xp >> __ab)) __ay=$((__xp & ((1 << __ab) - 1)))
+		[ $((__ty * __x + __tx)) -eq $((__ay * __x + __ax)) ] || echo "$__id"
+	done
+}
+
+# lc_on_dtc_xp MESH: HN-F node ids on an XP that hosts a DTC with lid > 0
+lc_on_dtc_xp() {
+	local __id __c __dx __dy __dl
+	lc_dtc_xps "$1" > "$LC_TMP/dtcs"
+	for __id in $(lc_hnfs "$1"); do
+		__c=$(lc_xp_of "$1" "$__id")
+		while read -r __dx __dy __dl; do
+			[ "$__dl" -gt 0 ] && [ "$__c" = "$__dx $__dy" ] && { echo "$__id"; break; }
+		done < "$LC_TMP/dtcs"
+	done
+}
+
+# lc_sum_rates MESH EVENTID [NODE]: sum of the rates (milli) set for
+# EVENTID on every HN-F (or NODE), as the model lists them.
+lc_sum_rates() {
+	local __s=0 __l __kv __nd __ev __r
+	while read -r __l; do
+		__nd= __ev= __r=0
+		for __kv in $__l; do
+			case $__kv in
+			node=*) __nd=${__kv#node=} ;;
+			event=*) __ev=$((${__kv#event=})) ;;
+			rate=*) __r=${__kv#rate=} ;;
+			esac
+		done
+		[ "$__ev" = "$2" ] || continue
+		[ -z "${3:-}" ] || [ $((__nd)) -eq $(($3)) ] || continue
+		__s=$((__s + __r))
+	done < "$LC_M/mesh$1/rate"
+	echo $__s
+}
+
+# lc_wrap_check PREFIX PMU MESH ALIAS EVENTID [NODE]: one step producing
+# about 1.5 * 2^47 events of EVENTID (aggregated, or on NODE), enough to
+# wrap a 32-bit global counter fed by 16-bit local carries that started at
+# 0x80000000 (upstream's preload), and more than 2^32 for anybody.
+lc_wrap_check() {
+	local __pre=$1 __pmu=$2 __m=$3 __al=$4 __ev=$5 __nd=${6:-} __s __n __spec __w
+	__s=$(lc_sum_rates "$__m" "$__ev" "$__nd")
+	[ "$__s" -gt 0 ] || { lc_fail "$__pre/$__al" "no rate set for event $__ev"; return 1; }
+	__n=$(( (3 << 46) * 1000 / __s ))
+	if [ -n "$__nd" ]; then
+		__spec="$__pmu/$__al,bynodeid=1,nodeid=$__nd/|$__al|$__nd"
+	else
+		__spec="$__pmu/$__al/|$__al|*"
+	fi
+	lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" "$__spec"
+}

@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmn-perf: guest-side perf_event_open(2) helper for the end-to-end tests.
+ *
+ * Static, libc only. Every answer is printed on stdout in a form that a
+ * busybox shell script can compare without any arithmetic beyond 64 bits.
+ *
+ *   cmn-perf open [OPTS] EV...          open (and close) the events; print
+ *                                       "OK" or the errno name of the first
+ *                                       failure and its index ("EINVAL 2")
+ *   cmn-perf run [OPTS] EV... -- CMD    open and enable, run "sh -c CMD",
+ *                                       read; one line per event:
+ *                                       "<count> <enabled> <running>"
+ *   cmn-perf hold [OPTS] EV...          open and enable, print "READY",
+ *                                       then wait: SIGUSR1 prints the counts
+ *                                       (as "run"), SIGTERM/SIGINT prints
+ *                                       them and exits
+ *   cmn-perf race [OPTS] -s SECS -m MESH -E EVENTID [-N NODEID] EV
+ *                                       read EV in a tight loop while the
+ *                                       model runs free; after every read
+ *                                       sample the model's truth and check
+ *                                       the count never decreases and never
+ *                                       exceeds the truth delta
+ *   cmn-perf truth MESH|-f FILE EVENTID [OCCUPID|-|all] [NODEID|*]
+ *                                       exact sum of the model's truth lines
+ *                                       (of mesh MESH, or of a saved copy)
+ *   cmn-perf u64 add|sub|mul|cmp A B    64-bit unsigned arithmetic
+ *   cmn-perf u64 muldiv A B C           A * B / C, 128-bit intermediate
+ *   cmn-perf snap PREFIX MESH           copy mesh MESH's truth to PREFIX.truth
+ *                                       and its cycles to PREFIX.cycles, read
+ *                                       back to back (retried until the
+ *                                       cycles did not move in between)
+ *   cmn-perf rmmod MODULE               delete_module(MODULE, O_NONBLOCK);
+ *                                       print "OK" or the errno name
+ *
+ * EV is PMU:CONFIG, where PMU is a name under
+ * /sys/bus/event_source/devices/, a number, "sw" (PERF_TYPE_SOFTWARE) or
+ * "hw" (PERF_TYPE_HARDWARE); CONFIG is decimal or 0x-hex.
+ *
+ * OPTS: -g (one group, first EV leads), -c CPU (default: the first named
+ * PMU's cpumask, else 0), -p PID (default -1), -P PERIOD (sample_period),
+ * -x user|kernel|hv|idle|host|guest (set that exclude bit; repeatable).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_EVENTS	64
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define SYSFS_PMUS	"/sys/bus/event_source/devices"
+#define MODEL_DIR	"/sys/kernel/debug/cmn600_model"
+
+struct ev {
+	char spec[128];
+	char pmu[64];		/* empty for sw/hw/numeric */
+	struct perf_event_attr attr;
+	int fd;
+};
+
+struct opts {
+	bool group;
+	int cpu;		/* -2: not given */
+	int pid;
+	uint64_t period;
+	unsigned int excl;	/* bit per -x name, see excl_names */
+	int nev;
+	struct ev ev[MAX_EVENTS];
+	/* race */
+	double secs;
+	int mesh;
+	int eventid;
+	int nodeid;		/* -1: all */
+};
+
+static const char *const excl_names[] = {
+	"user", "kernel", "hv", "idle", "host", "guest",
+};
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("cmn-perf: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(2);
+}
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case ESRCH: return "ESRCH";
+	case EINTR: return "EINTR";
+	case EIO: return "EIO";
+	case ENXIO: return "ENXIO";
+	case E2BIG: return "E2BIG";
+	case EBADF: return "EBADF";
+	case EAGAIN: return "EAGAIN";
+	case ENOMEM: return "ENOMEM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case EBUSY: return "EBUSY";
+	case EEXIST: return "EEXIST";
+	case ENODEV: return "ENODEV";
+	case EINVAL: return "EINVAL";
+	case EMFILE: return "EMFILE";
+	case ENOSPC: return "ENOSPC";
+	case ERANGE: return "ERANGE";
+	case ENOSYS: return "ENOSYS";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EOVERFLOW: return "EOVERFLOW";
+	default: return "EOTHER";
+	}
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n, tot = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)tot < len - 1) {
+		n = read(fd, buf + tot, len - 1 - tot);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		tot += n;
+	}
+	buf[tot] = '\0';
+	close(fd);
+	return (int)tot;
+}
+
+static uint64_t parse_u64(const char *s)
+{
+	char *end;
+	uint64_t v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || (*end && *end != '\n'))
+		die("bad number '%s'", s);
+	return v;
+}
+
+static int pmu_type(const char *name)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/type", name);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		die("no PMU '%s'", name);
+	return (int)parse_u64(buf);
+}
+
+static int pmu_cpu(const char *name)
+{
+	char path[256], buf[256];
+
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/cpumask", name);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoi(buf);	/* first CPU of "N" or "N-M" or "N,M" */
+}
+
+static void parse_ev(struct ev *e, const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+	char type[64];
+	size_t n;
+
+	if (!colon || colon == spec)
+		die("event '%s' is not PMU:CONFIG", spec);
+	n = (size_t)(colon - spec);
+	if (n >= sizeof(type))
+		die("PMU name too long in '%s'", spec);
+	memcpy(type, spec, n);
+	type[n] = '\0';
+	snprintf(e->spec, sizeof(e->spec), "%s", spec);
+	memset(&e->attr, 0, sizeof(e->attr));
+	e->attr.size = sizeof(e->attr);
+	e->fd = -1;
+	e->pmu[0] = '\0';
+	if (!strcmp(type, "sw")) {
+		e->attr.type = PERF_TYPE_SOFTWARE;
+	} else if (!strcmp(type, "hw")) {
+		e->attr.type = PERF_TYPE_HARDWARE;
+	} else if (type[0] >= '0' && type[0] <= '9') {
+		e->attr.type = (uint32_t)parse_u64(type);
+	} else {
+		e->attr.type = (uint32_t)pmu_type(type);
+		snprintf(e->pmu, sizeof(e->pmu), "%s", type);
+	}
+	e->attr.config = parse_u64(colon + 1);
+}
+
+/* Parses options and events; returns the index of "--" + 1 or argc. */
+static int parse_args(struct opts *o, int argc, char **argv, bool race)
+{
+	int i, j;
+
+	memset(o, 0, sizeof(*o));
+	o->cpu = -2;
+	o->pid = -1;
+	o->mesh = 0;
+	o->eventid = -1;
+	o->nodeid = -1;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			return i + 1;
+		if (a[0] == '-' && a[1] && !a[2]) {
+			const char *v = (a[1] == 'g') ? NULL : argv[i + 1];
+
+			if (a[1] != 'g' && i + 1 >= argc)
+				die("option %s needs a value", a);
+			switch (a[1]) {
+			case 'g':
+				o->group = true;
+				continue;
+			case 'c':
+				o->cpu = (int)strtol(v, NULL, 0);
+				break;
+			case 'p':
+				o->pid = (int)strtol(v, NULL, 0);
+				break;
+			case 'P':
+				o->period = parse_u64(v);
+				break;
+			case 'x':
+				for (j = 0; j < (int)ARRAY_SIZE(excl_names); j++)
+					if (!strcmp(v, excl_names[j]))
+						break;
+				if (j == (int)ARRAY_SIZE(excl_names))
+					die("unknown exclude bit '%s'", v);
+				o->excl |= 1U << j;
+				break;
+			case 's':
+				o->secs = strtod(v, NULL);
+				break;
+			case 'm':
+				o->mesh = (int)parse_u64(v);
+				break;
+			case 'E':
+				o->eventid = (int)parse_u64(v);
+				break;
+			case 'N':
+				o->nodeid = (int)parse_u64(v);
+				break;
+			default:
+				die("unknown option %s", a);
+			}
+			i++;
+			continue;
+		}
+		if (o->nev == MAX_EVENTS)
+			die("too many events");
+		parse_ev(&o->ev[o->nev++], a);
+	}
+	if (!o->nev)
+		die("no events");
+	(void)race;
+	return argc;
+}
+
+static void apply_opts(struct opts *o)
+{
+	int i;
+
+	if (o->cpu == -2) {
+		o->cpu = 0;
+		for (i = 0; i < o->nev; i++) {
+			if (o->ev[i].pmu[0]) {
+				int c = pmu_cpu(o->ev[i].pmu);
+
+				if (c >= 0) {
+					o->cpu = c;
+					break;
+				}
+			}
+		}
+	}
+	for (i = 0; i < o->nev; i++) {
+		struct perf_event_attr *at = &o->ev[i].attr;
+
+		at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				  PERF_FORMAT_TOTAL_TIME_RUNNING;
+		at->disabled = (!o->group || i == 0) ? 1 : 0;
+		if (o->period)
+			at->sample_period = o->period;
+		at->exclude_user = !!(o->excl & 1);
+		at->exclude_kernel = !!(o->excl & 2);
+		at->exclude_hv = !!(o->excl & 4);
+		at->exclude_idle = !!(o->excl & 8);
+		at->exclude_host = !!(o->excl & 16);
+		at->exclude_guest = !!(o->excl & 32);
+	}
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
+			       int group_fd, unsigned long flags)
+{
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* Opens every event; returns -1 on success, else the failing index (errno set). */
+static int open_all(struct opts *o)
+{
+	int i, leader = -1;
+
+	for (i = 0; i < o->nev; i++) {
+		int gfd = (o->group && i > 0) ? leader : -1;
+
+		o->ev[i].fd = sys_perf_event_open(&o->ev[i].attr, o->pid, o->cpu,
+						  gfd, PERF_FLAG_FD_CLOEXEC);
+		if (o->ev[i].fd < 0)
+			return i;
+		if (i == 0)
+			leader = o->ev[i].fd;
+	}
+	return -1;
+}
+
+static void close_all(struct opts *o)
+{
+	int i;
+
+	for (i = o->nev - 1; i >= 0; i--) {
+		if (o->ev[i].fd >= 0)
+			close(o->ev[i].fd);
+		o->ev[i].fd = -1;
+	}
+}
+
+static int enable_all(struct opts *o)
+{
+	int i;
+
+	if (o->group)
+		return ioctl(o->ev[0].fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	for (i = 0; i < o->nev; i++)
+		if (ioctl(o->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+			return -1;
+	return 0;
+}
+
+struct rd {
+	uint64_t val, ena, run;
+};
+
+static int read_ev(const struct ev *e, struct rd *r)
+{
+	uint64_t buf[3];
+	ssize_t n = read(e->fd, buf, sizeof(buf));
+
+	if (n != (ssize_t)sizeof(buf))
+		return -1;
+	r->val = buf[0];
+	r->ena = buf[1];
+	r->run = buf[2];
+	return 0;
+}
+
+static int print_counts(struct opts *o)
+{
+	struct rd r;
+	int i, rc = 0;
+
+	for (i = 0; i < o->nev; i++) {
+		if (read_ev(&o->ev[i], &r)) {
+			printf("READ-ERROR %s\n", errname(errno));
+			rc = 1;
+			continue;
+		}
+		printf("%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", r.val, r.ena, r.run);
+	}
+	fflush(stdout);
+	return rc;
+}
+
+static int cmd_open(int argc, char **argv)
+{
+	struct opts o;
+	int bad;
+
+	parse_args(&o, argc, argv, false);
+	apply_opts(&o);
+	bad = open_all(&o);
+	if (bad >= 0) {
+		int e = errno;
+
+		close_all(&o);
+		printf("%s %d\n", errname(e), bad);
+		return 1;
+	}
+	close_all(&o);
+	printf("OK\n");
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct opts o;
+	int first, bad, st, rc;
+
+	first = parse_args(&o, argc, argv, false);
+	if (first >= argc)
+		die("run: no command after --");
+	apply_opts(&o);
+	bad = open_all(&o);
+	if (bad >= 0) {
+		printf("OPEN-ERROR %s %d\n", errname(errno), bad);
+		return 1;
+	}
+	if (enable_all(&o)) {
+		printf("ENABLE-ERROR %s\n", errname(errno));
+		return 1;
+	}
+	fflush(stdout);
+	st = system(argv[first]);
+	rc = print_counts(&o);
+	close_all(&o);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
+		fprintf(stderr, "cmn-perf: command exited with status %d\n", st);
+	return rc;
+}
+
+static volatile sig_atomic_t got_usr1, got_term;
+
+static void on_sig(int sig)
+{
+	if (sig == SIGUSR1)
+		got_usr1 = 1;
+	else
+		got_term = 1;
+}
+
+static int cmd_hold(int argc, char **argv)
+{
+	struct opts o;
+	struct sigaction sa;
+	sigset_t mask, old;
+	int bad;
+
+	parse_args(&o, argc, argv, false);
+	apply_opts(&o);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sig;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	bad = open_all(&o);
+	if (bad >= 0) {
+		printf("OPEN-ERROR %s %d\n", errname(errno), bad);
+		return 1;
+	}
+	if (enable_all(&o)) {
+		printf("ENABLE-ERROR %s\n", errname(errno));
+		return 1;
+	}
+	printf("READY\n");
+	fflush(stdout);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	for (;;) {
+		while (!got_usr1 && !got_term)
+			sigsuspend(&old);
+		if (got_usr1) {
+			got_usr1 = 0;
+			print_counts(&o);
+			printf("END\n");
+			fflush(stdout);
+		}
+		if (got_term)
+			break;
+	}
+	print_counts(&o);
+	printf("END\n");
+	close_all(&o);
+	return 0;
+}
+
+/*
+ * Sum of the model's truth lines for @eventid on mesh @mesh. @occ: -1 any
+ * class (sum of all lines), else that class. @nodeid: -1 every HN-F.
+ * Returns 0 and the sum, -1 if the file cannot be read, -2 if nothing
+ * matched.
+ */
+static char truthbuf[1 << 20];
+
+static int truth_sum(const char *file, int mesh, int eventid, int occ, int nodeid,
+		     uint64_t *sum)
+{
+	char path[256], *line, *save = NULL;
+	int matched = 0;
+
+	if (file)
+		snprintf(path, sizeof(path), "%s", file);
+	else
+		snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/truth", mesh);
+	if (read_file(path, truthbuf, sizeof(truthbuf)) < 0)
+		return -1;
+	*sum = 0;
+	for (line = strtok_r(truthbuf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char f_node[32], f_ev[32], f_occ[32], f_cnt[32];
+		unsigned long node, ev;
+
+		if (sscanf(line, "%31s %31s %31s %31s", f_node, f_ev, f_occ, f_cnt) != 4)
+			continue;
+		node = strtoul(f_node, NULL, 16);
+		ev = strtoul(f_ev, NULL, 16);
+		if ((int)ev != eventid)
+			continue;
+		if (nodeid >= 0 && (int)node != nodeid)
+			continue;
+		if (occ >= 0 && (f_occ[0] == '-' || atoi(f_occ) != occ))
+			continue;
+		*sum += strtoull(f_cnt, NULL, 10);
+		matched++;
+	}
+	return matched ? 0 : -2;
+}
+
+static int cmd_truth(int argc, char **argv)
+{
+	int occ = -1, node = -1, r, mesh = 0;
+	const char *file = NULL;
+	uint64_t sum;
+
+	if (argc >= 2 && !strcmp(argv[0], "-f")) {
+		file = argv[1];
+		argc--;
+		argv++;
+	} else if (argc >= 1) {
+		mesh = (int)parse_u64(argv[0]);
+	}
+	if (argc < 2)
+		die("truth MESH EVENTID [OCCUPID|-|all] [NODEID|*]");
+	if (argc > 2 && strcmp(argv[2], "-") && strcmp(argv[2], "all"))
+		occ = (int)parse_u64(argv[2]);
+	if (argc > 3 && strcmp(argv[3], "*"))
+		node = (int)parse_u64(argv[3]);
+	r = truth_sum(file, mesh, (int)parse_u64(argv[1]), occ, node, &sum);
+	if (r == -1)
+		die("cannot read the model's truth of mesh %s", argv[0]);
+	if (r == -2)
+		die("no truth line for mesh %s event %s", argv[0], argv[1]);
+	printf("%" PRIu64 "\n", sum);
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Free-running read race. Truth T0 is sampled before the counter is
+ * enabled, so every event the counter can have seen at a read is in
+ * (truth after the read) - T0. Count reads run in a tight loop (a count
+ * that goes down is a transient error of some earlier or this read); the
+ * truth is sampled after every 256th read.
+ */
+static int cmd_race(int argc, char **argv)
+{
+	struct opts o;
+	uint64_t t0, t = 0, prev = 0, nreads = 0, over = 0, nonmono = 0;
+	uint64_t maxover = 0, maxdrop = 0, ntruth = 0;
+	struct rd r;
+	double end;
+	int bad;
+
+	parse_args(&o, argc, argv, true);
+	if (o.nev != 1 || o.eventid < 0 || o.secs <= 0)
+		die("race: -s SECS -m MESH -E EVENTID [-N NODEID] and one event");
+	apply_opts(&o);
+	bad = open_all(&o);
+	if (bad >= 0) {
+		printf("OPEN-ERROR %s\n", errname(errno));
+		return 1;
+	}
+	if (truth_sum(NULL, o.mesh, o.eventid, -1, o.nodeid, &t0))
+		die("race: cannot read the truth");
+	if (enable_all(&o)) {
+		printf("ENABLE-ERROR %s\n", errname(errno));
+		return 1;
+	}
+	end = now() + o.secs;
+	for (;;) {
+		bool last = (nreads & 255) == 255 && now() >= end;
+
+		if (read_ev(&o.ev[0], &r))
+			die("race: read failed");
+		nreads++;
+		if (r.val < prev) {
+			nonmono++;
+			if (prev - r.val > maxdrop)
+				maxdrop = prev - r.val;
+		}
+		prev = r.val;
+		if ((nreads & 255) && !last)
+			continue;
+		if (truth_sum(NULL, o.mesh, o.eventid, -1, o.nodeid, &t))
+			die("race: cannot read the truth");
+		ntruth++;
+		if (r.val > t - t0) {
+			over++;
+			if (r.val - (t - t0) > maxover)
+				maxover = r.val - (t - t0);
+		}
+		if (last)
+			break;
+	}
+	printf("reads=%" PRIu64 " over=%" PRIu64 " maxover=%" PRIu64
+	       " nonmono=%" PRIu64 " maxdrop=%" PRIu64 " truths=%" PRIu64
+	       " last=%" PRIu64 " truth=%" PRIu64 "\n",
+	       nreads, over, maxover, nonmono, maxdrop, ntruth, prev, t - t0);
+	close_all(&o);
+	return 0;
+}
+
+static int cmd_u64(int argc, char **argv)
+{
+	uint64_t a, b;
+
+	if (argc == 4 && !strcmp(argv[0], "muldiv")) {
+		unsigned __int128 p = (unsigned __int128)parse_u64(argv[1]) * parse_u64(argv[2]);
+		uint64_t c = parse_u64(argv[3]);
+
+		if (!c)
+			die("u64 muldiv: division by zero");
+		printf("%" PRIu64 "\n", (uint64_t)(p / c));
+		return 0;
+	}
+	if (argc != 3)
+		die("u64 add|sub|mul|cmp A B, or u64 muldiv A B C (A * B / C)");
+	a = parse_u64(argv[1]);
+	b = parse_u64(argv[2]);
+	if (!strcmp(argv[0], "add"))
+		printf("%" PRIu64 "\n", a + b);
+	else if (!strcmp(argv[0], "sub"))
+		printf("%" PRIu64 "\n", a - b);
+	else if (!strcmp(argv[0], "mul"))
+		printf("%" PRIu64 "\n", a * b);
+	else if (!strcmp(argv[0], "cmp"))
+		printf("%s\n", a < b ? "lt" : a > b ? "gt" : "eq");
+	else
+		die("u64: unknown operation '%s'", argv[0]);
+	return 0;
+}
+
+static int write_file(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	if (fwrite(buf, 1, len, f) != len) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+static int cmd_snap(int argc, char **argv)
+{
+	char path[256], out[256], c0[64], c1[64];
+	int tries, n = -1;
+
+	if (argc != 2)
+		die("snap PREFIX MESH");
+	for (tries = 0; tries < 20; tries++) {
+		snprintf(path, sizeof(path), MODEL_DIR "/mesh%s/cycles", argv[1]);
+		if (read_file(path, c0, sizeof(c0)) <= 0)
+			die("snap: cannot read %s", path);
+		snprintf(path, sizeof(path), MODEL_DIR "/mesh%s/truth", argv[1]);
+		n = read_file(path, truthbuf, sizeof(truthbuf));
+		if (n < 0)
+			die("snap: cannot read %s", path);
+		snprintf(path, sizeof(path), MODEL_DIR "/mesh%s/cycles", argv[1]);
+		if (read_file(path, c1, sizeof(c1)) <= 0)
+			die("snap: cannot read %s", path);
+		if (!strcmp(c0, c1))
+			break;
+	}
+	snprintf(out, sizeof(out), "%s.truth", argv[0]);
+	if (write_file(out, truthbuf, (size_t)n))
+		die("snap: cannot write %s", out);
+	snprintf(out, sizeof(out), "%s.cycles", argv[0]);
+	if (write_file(out, c1, strlen(c1)))
+		die("snap: cannot write %s", out);
+	return tries < 20 ? 0 : 1;
+}
+
+static int cmd_rmmod(int argc, char **argv)
+{
+	if (argc != 1)
+		die("rmmod MODULE");
+	if (syscall(__NR_delete_module, argv[0], O_NONBLOCK)) {
+		printf("%s\n", errname(errno));
+		return 1;
+	}
+	printf("OK\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		die("usage: cmn-perf open|run|hold|race|truth|u64|snap|rmmod ...");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "open"))
+		return cmd_open(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "hold"))
+		return cmd_hold(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "race"))
+		return cmd_race(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "truth"))
+		return cmd_truth(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "u64"))
+		return cmd_u64(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "snap"))
+		return cmd_snap(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "rmmod"))
+		return cmd_rmmod(argc - 2, argv + 2);
+	die("unknown command '%s'", argv[1]);
+}

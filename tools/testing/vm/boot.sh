@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# boot.sh: boot Debian's arm64 kernel in qemu-system-aarch64 (TCG) with an
+# initramfs whose /init runs the tests and powers off.
+#
+# Environment:
+#   KERNEL   6.12 (default) or 6.1
+#   FW       dt (default): -m ${MEM_MB:-1024}M, -dtb $DTB (required)
+#            acpi: UEFI (QEMU_EFI.fd) direct kernel boot, -m ${MEM_MB:-2048}M,
+#            "acpi=force mem=1G nokaslr" appended (the SSDT travels in INITRD)
+#   INITRD   initramfs (required)
+#   LOG      serial log (default $OUTD/logs/boot.log)
+#   TIMEOUT  seconds before qemu is killed (default 300)
+#   APPEND   extra kernel command line (default "loglevel=5": warnings on
+#            the console, so WARN/lockdep splats reach the log)
+#   ECHO=1   also copy the serial output to stdout
+#   QEMU_EXTRA  more qemu arguments
+#
+# Exit status: 0 when the guest printed "=== CMN-GUEST-EXIT rc=0", 124 on
+# timeout, 1 otherwise. Prints "boot-to-poweroff <s>" on fd 3.
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+
+KERNEL=${KERNEL:-6.12}
+FW=${FW:-dt}
+: "${INITRD:?INITRD=initramfs required}"
+abi=$(kernel_abi "$KERNEL")
+krel="$abi-arm64"
+I=$(guest_image_dir "$abi")
+LOG=${LOG:-$OUTD/logs/boot.log}
+mkdir -p "$(dirname "$LOG")"
+cmdline="console=ttyAMA0 rdinit=/init panic=-1 ${APPEND:-loglevel=5}"
+
+args=(-M "virt,gic-version=$QEMU_GIC" -cpu "$QEMU_CPU" -smp "$QEMU_SMP"
+	-nographic -no-reboot -kernel "$I/boot/vmlinuz-$krel" -initrd "$INITRD")
+case $FW in
+dt)
+	: "${DTB:?DTB= required for FW=dt}"
+	args+=(-m "${MEM_MB:-$DT_MEM_MB}M" -dtb "$DTB" -append "$cmdline")
+	;;
+acpi)
+	args+=(-m "${MEM_MB:-2048}M" -bios "$QEMU_EFI"
+		-append "acpi=force mem=${ACPI_LINUX_MB}M nokaslr $cmdline")
+	;;
+*)
+	log "boot.sh: FW must be dt or acpi"
+	exit 2
+	;;
+esac
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && args+=($QEMU_EXTRA)
+
+echo "qemu-system-aarch64 ${args[*]}" > "$LOG.cmd"
+t0=$(date +%s.%N)
+out=/dev/null
+[ "${ECHO:-0}" = 1 ] && out=/dev/stdout
+set +e
+timeout "${TIMEOUT:-300}" qemu-system-aarch64 "${args[@]}" < /dev/null 2>&1 |
+	tr -d '\r' | tee "$LOG" > "$out"
+rc=${PIPESTATUS[0]}
+set -e
+dt=$(echo "$(date +%s.%N) - $t0" | bc)
+printf '%-44s %8.1f s\n' "boot-to-poweroff ${LABEL:-$KERNEL/$FW}" "$dt" >> "$OUTD/timings.txt"
+printf 'boot %s: %.1f s\n' "${LABEL:-$KERNEL/$FW}" "$dt" >&3
+[ "$rc" = 124 ] && { echo "=== HOST: TIMEOUT after ${TIMEOUT:-300} s" >> "$LOG"; exit 124; }
+grep -q '^=== CMN-GUEST-EXIT rc=0' "$LOG"

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-modules.sh [6.12|6.1 ...]: build the project's modules for Debian's
+# arm64 guest kernel(s) and the arm64 userspace pieces the guest needs.
+#
+#   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules
+#            in an rsync'ed copy of the repository ($OUTD/build/<krel>), so
+#            the work tree stays clean; the .ko files are collected in
+#            $OUTD/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
+#   tools    make -C tools/cmn-hnf CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 O=..
+#            (in a copy) -> $OUTD/bin/cmn-hnf
+#   e2e bin  if tools/testing/e2e/Makefile exists:
+#            make -C tools/testing/e2e CROSS_COMPILE=aarch64-linux-gnu- O=<dir>
+#            -> every executable in $OUTD/bin/e2e/ is shipped in /e2e/bin/
+#
+# A part whose sources do not exist yet is reported on stderr ("not built")
+# and simply missing from the outputs; tests needing it then fail in the
+# guest. A part that exists but fails to build fails this script.
+# Default kernels: $KERNEL if set, else both.
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+
+kernels=("$@")
+if [ ${#kernels[@]} -eq 0 ]; then
+	# shellcheck disable=SC2206
+	kernels=(${KERNEL:-6.12 6.1})
+fi
+JOBS=${JOBS:-$(nproc)}
+CROSS=aarch64-linux-gnu-
+
+fetch_headers >/dev/null
+
+# Kbuild subdirectories the top-level Kbuild descends into for CMN_HNF_ALL=1.
+SUBDIRS=(drivers/perf/arm_cmn_hnf tools/testing/cmn600-model)
+
+for k in "${kernels[@]}"; do
+	abi=$(kernel_abi "$k")
+	krel="$abi-arm64"
+	KD=$(kdir "$abi" arm64)
+	B="$OUTD/build/$krel"
+	M="$OUTD/modules/$krel"
+	mkdir -p "$B" "$M"
+	rsync -a --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
+		--exclude='*.mod*' --exclude='.*.cmd' --exclude=Module.symvers \
+		--exclude=modules.order --filter='P .*.cmd' --filter='P *.o' \
+		--filter='P *.mod*' --filter='P *.ko' --filter='P Module.symvers' \
+		--filter='P modules.order' "$REPO/" "$B/"
+	# A subdirectory that does not exist yet gets an empty Kbuild in the
+	# copy, so the rest still builds (reported, never counted as a pass).
+	for d in "${SUBDIRS[@]}"; do
+		if [ ! -f "$REPO/$d/Kbuild" ] && [ ! -f "$REPO/$d/Makefile" ]; then
+			log "build-modules: $d does not exist yet: not built"
+			mkdir -p "$B/$d"
+			: > "$B/$d/Kbuild"
+		fi
+	done
+	if ! timed "build modules $krel" make -s -j"$JOBS" -C "$KD" M="$B" \
+		CMN_HNF_ALL=1 modules > "$OUTD/build-$krel.log" 2>&1; then
+		cat "$OUTD/build-$krel.log" >&2
+		log "build-modules: module build for $krel failed (log: $OUTD/build-$krel.log)"
+		exit 1
+	fi
+	grep -v '^$' "$OUTD/build-$krel.log" | grep -vE 'Skipping BTF|^  (CC|LD|MODPOST|BTF)' >&2 || true
+	# swap in the new set at once (a reader never sees a half-empty dir)
+	rm -rf "$M.new"
+	mkdir -p "$M.new"
+	find "$B" -name '*.ko' -exec cp {} "$M.new/" \;
+	rm -rf "$M.old"
+	mv "$M" "$M.old"
+	mv "$M.new" "$M"
+	rm -rf "$M.old"
+	log "modules for $krel: $(cd "$M" && ls -- *.ko 2>/dev/null | tr '\n' ' ')"
+done
+
+# arm64 userspace: the cmn-hnf tool and the e2e helper binaries (kernel
+# independent, built once, also in a copy).
+BIN="$OUTD/bin"
+mkdir -p "$BIN"
+rm -f "$BIN/cmn-hnf"
+TB="$OUTD/build/user"
+TO="$OUTD/build/user-out"
+mkdir -p "$TB" "$TO"
+rsync -a --delete --exclude=.git "$REPO/" "$TB/"
+if [ -f "$TB/tools/cmn-hnf/Makefile" ]; then
+	if ! timed "build cmn-hnf (arm64 static)" make -s -C "$TB/tools/cmn-hnf" \
+		CROSS_COMPILE=$CROSS STATIC=1 O="$TO" > "$OUTD/build-cmn-hnf.log" 2>&1; then
+		cat "$OUTD/build-cmn-hnf.log" >&2
+		log "build-modules: tools/cmn-hnf failed to build"
+		exit 1
+	fi
+	f="$TO/cmn-hnf"
+	[ -f "$f" ] || { log "build-modules: tools/cmn-hnf built no $f"; exit 1; }
+	file "$f" | grep -q 'ARM aarch64' ||
+		{ log "build-modules: $f is not an arm64 binary: $(file -b "$f")"; exit 1; }
+	cp "$f" "$BIN/cmn-hnf"
+else
+	log "build-modules: tools/cmn-hnf/Makefile does not exist yet: cmn-hnf not built"
+fi
+
+rm -rf "$BIN/e2e"
+mkdir -p "$BIN/e2e"
+if [ -f "$TB/tools/testing/e2e/Makefile" ]; then
+	if ! timed "build e2e helpers (arm64)" make -s -C "$TB/tools/testing/e2e" \
+		CROSS_COMPILE=$CROSS O="$BIN/e2e" > "$OUTD/build-e2e.log" 2>&1; then
+		cat "$OUTD/build-e2e.log" >&2
+		log "build-modules: tools/testing/e2e helpers failed to build"
+		exit 1
+	fi
+fi
