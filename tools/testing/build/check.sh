@@ -20,7 +20,9 @@
 # that did not run is never a pass. Exit status: 0 only if nothing failed.
 #
 # Environment: CHECK_STAGES (default "lint tools kunit e2e"), CHECK_KERNELS
-# (default "6.12 6.1"), CHECK_FWS (default "dt acpi"), STAGE_TIMEOUT (s per
+# (default "6.12 6.1"), CHECK_FWS (default "dt acpi"), CHECK_PRIMARY (the
+# guest that runs every mesh, default 6.12-dt; the others run the meshes in
+# CHECK_MESH_SUBSET, default "default two-mesh"), STAGE_TIMEOUT (s per
 # stage, default 3600), plus whatever the stages take (KVER12, MESH, ...).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -86,8 +88,13 @@ for st in $STAGES; do
 		for k in ${CHECK_KERNELS:-6.12 6.1}; do
 			for fw in ${CHECK_FWS:-dt acpi}; do
 				if [ -x "$TESTING/vm/e2e.sh" ]; then
+					# every mesh on the primary guest, the
+					# default and two-mesh systems elsewhere
+					subset=
+					[ "$k-$fw" = "${CHECK_PRIMARY:-6.12-dt}" ] ||
+						subset=${CHECK_MESH_SUBSET:-default two-mesh}
 					run_stage "e2e-$k-$fw" env KERNEL="$k" FW="$fw" \
-						"$TESTING/vm/e2e.sh"
+						MESH_SUBSET="$subset" "$TESTING/vm/e2e.sh"
 				else
 					run_stage "e2e-$k-$fw" missing \
 						tools/testing/vm/e2e.sh

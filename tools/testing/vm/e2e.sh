@@ -10,6 +10,9 @@
 #   MESH=<name|file>  run every selected test on this mesh only (a name in
 #                     tools/testing/cmn600-model/meshes/ or a path).
 #                     Default: the meshes each test's header lists.
+#   MESH_SUBSET="a b" keep only these of each test's meshes; tests with
+#                     none of them are left out (make check uses it on
+#                     every guest but the primary one)
 #   KERNEL=6.12|6.1   default both        FW=dt|acpi   default both
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
@@ -119,6 +122,17 @@ for d in "${dirs[@]}"; do
 			meshes=$MESH
 		else
 			meshes=$(header "$f" meshes)
+		fi
+		# MESH_SUBSET: keep only these of the test's meshes (make check
+		# runs every mesh on its primary guest and a subset elsewhere)
+		if [ -n "${MESH_SUBSET:-}" ]; then
+			keep=
+			for m in ${meshes:-default}; do
+				# shellcheck disable=SC2086
+				in_list "$(basename "$m" .mesh)" $MESH_SUBSET && keep="$keep $m"
+			done
+			meshes=${keep# }
+			[ -n "$meshes" ] || continue
 		fi
 		faults=$(header "$f" faults)
 		tk=$(header "$f" kernels)
