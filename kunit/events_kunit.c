@@ -25,7 +25,9 @@ struct cmn_hnf_test_event {
 	{ #_name, _id, _occ, _scale, _unit, _trm, _desc },
 
 static const struct cmn_hnf_test_event events[] = {
-	CMN_HNF_EVENTS(CMN_HNF_TEST_EVENT)
+#define CMN_HNF_EVENT CMN_HNF_TEST_EVENT
+#include <arm_cmn_hnf/event_table.h>
+#undef CMN_HNF_EVENT
 };
 
 /* pmu_event0_id encodings 0x01..0x1f, from the register description */

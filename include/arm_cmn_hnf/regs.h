@@ -114,7 +114,8 @@
  * The eight 32-bit global counters sit in pairs in 64-bit registers on a
  * 16-byte stride: A,B at 0x2000, C,D at 0x2010, E,F at 0x2020, G,H at 0x2030.
  */
-#define CMN_DT_PMEVCNT(n)		(CMN_PMU_OFFSET + 0x10 * ((n) >> 1) + 4 * ((n) & 1))
+#define CMN_DT_PMEVCNT_PAIR(p)		(CMN_PMU_OFFSET + 0x10 * (p))
+#define CMN_DT_PMEVCNT_ODD		0x4	/* the odd counter of a pair */
 #define CMN_DT_PMEVCNT_WIDTH		32
 #define CMN_DT_PMCCNTR			(CMN_PMU_OFFSET + 0x0040)
 #define CMN_DT_PMCCNTR_WIDTH		40

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event table of include/arm_cmn_hnf/events.h, expanded for
+ * The event table of include/arm_cmn_hnf/event_table.h, expanded for
  * userspace. Nothing here repeats an encoding: the X-macro is the source.
  */
 #include <stdio.h>
@@ -16,7 +16,9 @@
 	  .desc = (_desc) },
 
 const struct cmn_event cmn_events[] = {
-	CMN_HNF_EVENTS(CMN_TOOL_EVENT)
+#define CMN_HNF_EVENT CMN_TOOL_EVENT
+#include <arm_cmn_hnf/event_table.h>
+#undef CMN_HNF_EVENT
 };
 
 const size_t cmn_num_events = sizeof(cmn_events) / sizeof(cmn_events[0]);

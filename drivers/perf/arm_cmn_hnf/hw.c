@@ -60,7 +60,8 @@ u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
 			   unsigned int idx)
 {
 	return readl(cmn_hnf_reg(cmn, cmn_hnf_dtc_node(cmn, dtc),
-				 CMN_DT_PMEVCNT(idx)));
+				 CMN_DT_PMEVCNT_PAIR(idx / 2) +
+				 CMN_DT_PMEVCNT_ODD * (idx % 2)));
 }
 
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn)

@@ -3,7 +3,7 @@
  * arm_cmn_hnf sysfs: the attribute groups of the PMU device
  * (/sys/bus/event_source/devices/arm_cmn_hnf_<n>/).
  *
- *   events/	one alias per entry of the CMN_HNF_EVENTS table (events.h),
+ *   events/	one alias per entry of the event table (event_table.h),
  *		plus <name>.scale and <name>.unit where the table has them,
  *		and dtc_cycles
  *   format/	printed from the CMN_HNF_CONFIG_* masks of logic.h
@@ -85,7 +85,7 @@ static ssize_t cmn_hnf_event_show(struct device *dev,
 		.unit = _unit,						\
 	}})[0].attr.attr)
 
-/* Expanders of CMN_HNF_EVENTS(): one file of each table entry */
+/* Expanders of the event table: one file of each table entry */
 #define CMN_HNF_EVENT_ALIAS(_name, _id, _occ, _scale, _unit, ...)	\
 	CMN_HNF_EVENT_ATTR(__stringify(_name), CMN_HNF_FILE_ALIAS,	\
 			   _id, _occ, _scale, _unit),
@@ -97,9 +97,15 @@ static ssize_t cmn_hnf_event_show(struct device *dev,
 			   CMN_HNF_FILE_UNIT, _id, _occ, _scale, _unit),
 
 static struct attribute *cmn_hnf_event_attrs[] = {
-	CMN_HNF_EVENTS(CMN_HNF_EVENT_ALIAS)
-	CMN_HNF_EVENTS(CMN_HNF_EVENT_SCALE)
-	CMN_HNF_EVENTS(CMN_HNF_EVENT_UNIT)
+#define CMN_HNF_EVENT CMN_HNF_EVENT_ALIAS
+#include <arm_cmn_hnf/event_table.h>
+#undef CMN_HNF_EVENT
+#define CMN_HNF_EVENT CMN_HNF_EVENT_SCALE
+#include <arm_cmn_hnf/event_table.h>
+#undef CMN_HNF_EVENT
+#define CMN_HNF_EVENT CMN_HNF_EVENT_UNIT
+#include <arm_cmn_hnf/event_table.h>
+#undef CMN_HNF_EVENT
 	CMN_HNF_EVENT_ATTR(CMN_HNF_DTC_CYCLES_NAME, CMN_HNF_FILE_CYCLES,
 			   0, CMN_HNF_NO_OCCUP, "", ""),
 	NULL
