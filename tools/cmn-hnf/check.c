@@ -21,8 +21,8 @@ struct check_ctx {
 	int counts[4];
 };
 
-static void say(struct check_ctx *c, enum verdict v, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4)
+static void say(struct check_ctx *c, enum verdict v, const char *fmt, ...);
 
 static void say(struct check_ctx *c, enum verdict v, const char *fmt, ...)
 {
@@ -40,15 +40,15 @@ static void say(struct check_ctx *c, enum verdict v, const char *fmt, ...)
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-"usage: cmn-hnf check\n"
-"\n"
-"Diagnose why HN-F counting would not work: arm_cmn_hnf PMUs present and\n"
-"sane, module loaded, CMN-600 devices (ARMHC600 / arm,cmn-600) bound to\n"
-"arm_cmn_hnf rather than the upstream arm-cmn driver, perf_event_paranoid\n"
-"and capabilities, perf in PATH, lockdown. One line per finding:\n"
-"ok, info, WARN or FAIL with a fix. Exit status 1 if anything FAILed.\n"
-"\n"
-"  -h, --help    this help\n");
+		"usage: cmn-hnf check\n"
+		"\n"
+		"Diagnose why HN-F counting would not work: arm_cmn_hnf PMUs present and\n"
+		"sane, module loaded, CMN-600 devices (ARMHC600 / arm,cmn-600) bound to\n"
+		"arm_cmn_hnf rather than the upstream arm-cmn driver, perf_event_paranoid\n"
+		"and capabilities, perf in PATH, lockdown. One line per finding:\n"
+		"ok, info, WARN or FAIL with a fix. Exit status 1 if anything FAILed.\n"
+		"\n"
+		"  -h, --help    this help\n");
 }
 
 static bool path_exists(const char *p)
@@ -190,7 +190,8 @@ static void check_irq(struct check_ctx *c, const char *pmu)
 		say(c, V_OK, "%s: %d overflow interrupt%s, raised %llu times",
 		    pmu, irqs, irqs == 1 ? "" : "s", total);
 	else
-		say(c, V_WARN, "%s: no overflow interrupt in %s; counts may be lost when a counter wraps",
+		say(c, V_WARN,
+		    "%s: no overflow interrupt in %s; counts may be lost when a counter wraps",
 		    pmu, path);
 }
 
@@ -210,7 +211,8 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 	n = cmn_pmus_scan(pmus, CMN_MAX_PMUS, why, sizeof(why));
 	*npmu = n > 0 ? n : 0;
 	if (n < 0) {
-		say(c, V_FAIL, "no %s<n> PMU: %s; fix: a kernel with perf events, then modprobe arm_cmn_hnf",
+		say(c, V_FAIL,
+		    "no %s<n> PMU: %s; fix: a kernel with perf events, then modprobe arm_cmn_hnf",
 		    CMN_PMU_PREFIX, why);
 		free(pmus);
 		return n;
@@ -229,22 +231,25 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 		    p->cpumask[0] ? p->cpumask : "none",
 		    p->parent[0] ? p->parent : "unknown", p->topo.nhnf);
 		if (!p->have_id)
-			say(c, V_WARN, "%s: identifier '%s' is not %%03x%%02x; perf JSON metrics will not match",
+			say(c, V_WARN,
+			    "%s: identifier '%s' is not %%03x%%02x; perf JSON metrics will not match",
 			    p->name, p->identifier);
 		else if (!*cmn_part_name(p->part))
 			say(c, V_WARN, "%s: part 0x%x is not a CMN-600", p->name,
 			    p->part);
 		if (p->cpu < 0)
-			say(c, V_FAIL, "%s: no CPU in cpumask; fix: bring a CPU of the mesh's NUMA node online",
+			say(c, V_FAIL,
+			    "%s: no CPU in cpumask; fix: bring a CPU of the mesh's NUMA node online",
 			    p->name);
 		missing = 0;
-		for (k = 0; k < (int)(sizeof(need) / sizeof(need[0])); k++) {
+		for (k = 0; k < (int)ARRAY_SIZE(need); k++) {
 			for (f = 0; f < p->nfmt; f++)
 				if (!strcmp(p->fmt[f].name, need[k]))
 					break;
 			if (f == p->nfmt) {
 				missing++;
-				say(c, V_FAIL, "%s: format/%s missing; fix: driver and tool versions differ",
+				say(c, V_FAIL,
+				    "%s: format/%s missing; fix: driver and tool versions differ",
 				    p->name, need[k]);
 			}
 		}
@@ -256,7 +261,8 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 				missing++;
 		}
 		if (missing)
-			say(c, V_WARN, "%s: %d of %zu event aliases missing from events/ (raw eventid= still works)",
+			say(c, V_WARN,
+			    "%s: %d of %zu event aliases missing from events/ (raw eventid= still works)",
 			    p->name, missing, cmn_num_events);
 		check_irq(c, p->name);
 		if (!p->topo.present)
@@ -305,7 +311,8 @@ static void check_perms(struct check_ctx *c)
 		say(c, V_OK, "perf_event_paranoid=%ld, but this process has %s",
 		    para, perfmon ? "CAP_PERFMON" : "CAP_SYS_ADMIN");
 	else if (para > 0)
-		say(c, V_FAIL, "perf_event_paranoid=%ld and no CAP_PERFMON: system-wide (uncore) counting is refused; fix: sysctl -w kernel.perf_event_paranoid=0, or run as root / with CAP_PERFMON",
+		say(c, V_FAIL,
+		    "perf_event_paranoid=%ld and no CAP_PERFMON: system-wide (uncore) counting is refused; fix: sysctl -w kernel.perf_event_paranoid=0, or run as root / with CAP_PERFMON",
 		    para);
 	else
 		say(c, V_OK, "perf_event_paranoid=%ld allows system-wide counting",
@@ -346,7 +353,8 @@ static void check_perf(struct check_ctx *c)
 	if (found)
 		say(c, V_OK, "perf found at %s", path);
 	else
-		say(c, V_INFO, "perf not in PATH (cmn-hnf stat does not need it; --print-perf output does); fix: apt install linux-perf");
+		say(c, V_INFO,
+		    "perf not in PATH (cmn-hnf stat does not need it; --print-perf output does); fix: apt install linux-perf");
 }
 
 static void check_lockdown(struct check_ctx *c)
@@ -355,7 +363,8 @@ static void check_lockdown(struct check_ctx *c)
 
 	cmn_sys_path(path, sizeof(path), "kernel/security/lockdown");
 	if (cmn_read_file(path, buf, sizeof(buf)) >= 0)
-		say(c, V_INFO, "lockdown: %s (unsigned modules will not load under integrity lockdown / Secure Boot)",
+		say(c, V_INFO,
+		    "lockdown: %s (unsigned modules will not load under integrity lockdown / Secure Boot)",
 		    buf);
 }
 

@@ -11,6 +11,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Userspace stand-ins for the kernel's helpers */
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define __cmn_attr(list)	__attribute__(list)
+#define __printf(a, b)		__cmn_attr((format(printf, a, b)))
+#define __noreturn		__cmn_attr((__noreturn__))
+
 #define CMN_PMU_PREFIX		"arm_cmn_hnf_"
 #define CMN_MAX_PMUS		16
 #define CMN_MAX_HNFS		128
@@ -29,10 +35,10 @@ extern const char *cmn_prog;
 
 void cmn_set_roots_from_env(void);
 /* "<sysfs root>/<rel>", rel without the leading "/sys" */
-void cmn_sys_path(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void cmn_proc_path(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4)
+void cmn_sys_path(char *buf, size_t len, const char *fmt, ...);
+__printf(3, 4)
+void cmn_proc_path(char *buf, size_t len, const char *fmt, ...);
 /* Read a whole (small) file, trailing newline stripped. -errno on failure. */
 int cmn_read_file(const char *path, char *buf, size_t len);
 /* Read a file holding one integer (decimal or 0x hex). */
@@ -258,8 +264,14 @@ void cmn_counts_init(struct cmn_counts *c);
 void cmn_counts_add(struct cmn_counts *dst, const struct cmn_counts *src);
 /* Evaluate metric @m (index in cmn_metrics[]) on @c; NaN for no value */
 double cmn_metric_value(int m, const struct cmn_counts *c);
-/* The names a metric's formula uses (cached) */
-int cmn_metric_terms(int m, const char (**names)[CMN_NAME_LEN]);
+/* The distinct names a metric's formula uses, in order of appearance */
+struct cmn_terms {
+	int n;			/* or -errno from cmn_expr_names() */
+	char name[CMN_MAX_TERMS][CMN_NAME_LEN];
+};
+
+/* The names of metric @m (cached) */
+const struct cmn_terms *cmn_metric_terms(int m);
 
 /*
  * The system calls stat uses, replaceable so that the unit tests can run

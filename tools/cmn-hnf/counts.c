@@ -3,6 +3,7 @@
  * Count arithmetic shared by cmn-hnf stat and the unit tests: scaling by
  * the enabled/running times, summing units, evaluating metrics.
  */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -10,10 +11,11 @@
 
 #include "cmn-hnf.h"
 
-#define CMN_TOOL_COUNT_ONE(...) + 1
-enum { CMN_TOOL_NUM_METRICS = 0 CMN_HNF_METRICS(CMN_TOOL_COUNT_ONE) };
-_Static_assert(CMN_TOOL_NUM_METRICS <= 32,
-	       "struct cmn_counts.v is too small for metrics.def");
+/* One enumerator per metric, to count them at compile time */
+#define CMN_TOOL_METRIC_ID(_name, ...)	CMN_TOOL_METRIC_##_name,
+enum { CMN_HNF_METRICS(CMN_TOOL_METRIC_ID) CMN_TOOL_NUM_METRICS };
+static_assert(CMN_TOOL_NUM_METRICS <= 32,
+	      "struct cmn_counts.v is too small for metrics.def");
 
 bool cmn_scale(uint64_t value, uint64_t enabled, uint64_t running,
 	       double *scaled)
@@ -55,23 +57,21 @@ void cmn_counts_add(struct cmn_counts *dst, const struct cmn_counts *src)
 
 struct metric_names {
 	bool done;
-	int n;
-	char names[CMN_MAX_TERMS][CMN_NAME_LEN];
+	struct cmn_terms terms;
 };
 
 static struct metric_names names_cache[CMN_TOOL_NUM_METRICS];
 
-int cmn_metric_terms(int m, const char (**names)[CMN_NAME_LEN])
+const struct cmn_terms *cmn_metric_terms(int m)
 {
 	struct metric_names *mn = &names_cache[m];
 
 	if (!mn->done) {
-		mn->n = cmn_expr_names(cmn_metrics[m].formula, mn->names,
-				       CMN_MAX_TERMS);
+		mn->terms.n = cmn_expr_names(cmn_metrics[m].formula,
+					     mn->terms.name, CMN_MAX_TERMS);
 		mn->done = true;
 	}
-	*names = (const char (*)[CMN_NAME_LEN])mn->names;
-	return mn->n;
+	return &mn->terms;
 }
 
 struct lookup_ctx {
@@ -82,8 +82,8 @@ struct lookup_ctx {
 static bool lookup(void *p, const char *name, double *val)
 {
 	const struct lookup_ctx *ctx = p;
-	const char (*names)[CMN_NAME_LEN];
-	int n, t;
+	const struct cmn_terms *terms;
+	int t;
 
 	if (!strcmp(name, CMN_DTC_CYCLES)) {
 		*val = ctx->c->cycles;
@@ -93,9 +93,9 @@ static bool lookup(void *p, const char *name, double *val)
 		*val = ctx->c->seconds;
 		return true;
 	}
-	n = cmn_metric_terms(ctx->m, &names);
-	for (t = 0; t < n; t++) {
-		if (!strcmp(names[t], name)) {
+	terms = cmn_metric_terms(ctx->m);
+	for (t = 0; t < terms->n; t++) {
+		if (!strcmp(terms->name[t], name)) {
 			*val = ctx->c->v[ctx->m][t];
 			return !isnan(*val);
 		}

@@ -21,7 +21,7 @@ const struct cmn_event cmn_events[] = {
 #undef CMN_HNF_EVENT
 };
 
-const size_t cmn_num_events = sizeof(cmn_events) / sizeof(cmn_events[0]);
+const size_t cmn_num_events = ARRAY_SIZE(cmn_events);
 
 const struct cmn_event *cmn_event_find(const char *name)
 {

@@ -245,7 +245,7 @@ static void tele_event(FILE *out, const char *name, const char *code,
 
 static void export_telemetry(FILE *out)
 {
-	const char (*names)[CMN_NAME_LEN];
+	const struct cmn_terms *mterms;
 	char hex[41], ts[64], tn[CMN_NAME_LEN], code[16], perf[96];
 	char formula[512], terms[64];
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
@@ -253,7 +253,6 @@ static void export_telemetry(FILE *out)
 	struct tm tm;
 	size_t i, g, k;
 	bool first;
-	int n;
 
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%d %b %H:%M:%S %Y", &tm);
@@ -302,7 +301,7 @@ static void export_telemetry(FILE *out)
 	for (i = 0; i < cmn_num_metrics; i++) {
 		const struct cmn_metric *m = &cmn_metrics[i];
 
-		n = cmn_metric_terms((int)i, &names);
+		mterms = cmn_metric_terms((int)i);
 		tele_formula(m->formula, formula, sizeof(formula));
 		fputs("    ", out);
 		cmn_json_str(out, m->name);
@@ -312,7 +311,7 @@ static void export_telemetry(FILE *out)
 		kv(out, "      ", "description", m->desc, true);
 		kv(out, "      ", "units", m->units, true);
 		fputs("      \"events\": ", out);
-		json_strings(out, names, n, true);
+		json_strings(out, mterms->name, mterms->n, true);
 		fputs(",\n      \"sample_events\": [],\n", out);
 		kv(out, "      ", "threshold", m->threshold, false);
 		fprintf(out, "    }%s\n", i + 1 < cmn_num_metrics ? "," : "");
@@ -439,17 +438,17 @@ static void export_perf_json(FILE *out)
 static void metrics_usage(FILE *f)
 {
 	fprintf(f,
-"usage: cmn-hnf metrics --format telemetry|perf-json\n"
-"\n"
-"Export the metric definitions (tools/metrics/metrics.def):\n"
-"  telemetry   Arm telemetry-specification JSON (document,\n"
-"              product_configuration, events, metrics, groups,\n"
-"              methodologies), with a per-metric threshold\n"
-"  perf-json   perf pmu-events metric JSON (MetricName, MetricExpr,\n"
-"              ScaleUnit, MetricGroup, MetricThreshold, Unit, Compat)\n"
-"\n"
-"  -f, --format FMT   telemetry (default) or perf-json\n"
-"  -h, --help         this help\n");
+		"usage: cmn-hnf metrics --format telemetry|perf-json\n"
+		"\n"
+		"Export the metric definitions (tools/metrics/metrics.def):\n"
+		"  telemetry   Arm telemetry-specification JSON (document,\n"
+		"              product_configuration, events, metrics, groups,\n"
+		"              methodologies), with a per-metric threshold\n"
+		"  perf-json   perf pmu-events metric JSON (MetricName, MetricExpr,\n"
+		"              ScaleUnit, MetricGroup, MetricThreshold, Unit, Compat)\n"
+		"\n"
+		"  -f, --format FMT   telemetry (default) or perf-json\n"
+		"  -h, --help         this help\n");
 }
 
 int cmd_metrics(int argc, char **argv, FILE *out)

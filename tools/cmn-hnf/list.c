@@ -13,14 +13,14 @@
 static void list_usage(FILE *f)
 {
 	fprintf(f,
-"usage: cmn-hnf list [--json]\n"
-"\n"
-"List every HN-F event (perf encoding, TRM name, unit and scale, synonyms,\n"
-"description, the PMUs whose events/ lack it, e.g. by revision), the\n"
-"dtc_cycles event, the metric groups and the metrics.\n"
-"\n"
-"      --json    machine-readable output\n"
-"  -h, --help    this help\n");
+		"usage: cmn-hnf list [--json]\n"
+		"\n"
+		"List every HN-F event (perf encoding, TRM name, unit and scale, synonyms,\n"
+		"description, the PMUs whose events/ lack it, e.g. by revision), the\n"
+		"dtc_cycles event, the metric groups and the metrics.\n"
+		"\n"
+		"      --json    machine-readable output\n"
+		"  -h, --help    this help\n");
 }
 
 /* PMUs found, to tell which events each one offers (events/ aliases) */

@@ -23,29 +23,30 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "events, metric groups and metrics (--json)" },
 	{ "topo", cmd_topo, "PMU instances, devices, NUMA nodes, mesh map (--json)" },
 	{ "check", cmd_check, "diagnose driver, device binding and permissions" },
-	{ "stat", cmd_stat, "count HN-F events and print metrics (-I, --per-hnf, --json, --csv, --print-perf)" },
+	{ "stat", cmd_stat,
+	  "count HN-F events and print metrics (-I, --per-hnf, --json, --csv, --print-perf)" },
 	{ "metrics", cmd_metrics, "export metric definitions (--format telemetry|perf-json)" },
 };
 
-static void usage(FILE *f)
+static void main_usage(FILE *f)
 {
 	size_t i;
 
 	fprintf(f,
-"usage: cmn-hnf [--sysfs-root DIR] <command> [options]\n"
-"\n"
-"Tool for the arm_cmn_hnf perf PMU (Arm CMN-600 HN-F events).\n"
-"\n"
-"Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		"usage: cmn-hnf [--sysfs-root DIR] <command> [options]\n"
+		"\n"
+		"Tool for the arm_cmn_hnf perf PMU (Arm CMN-600 HN-F events).\n"
+		"\n"
+		"Commands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
-"\n"
-"Options:\n"
-"  --sysfs-root DIR   read sysfs from DIR instead of /sys (also the\n"
-"                     CMN_HNF_SYSFS_ROOT environment variable)\n"
-"  --version          print the version\n"
-"  -h, --help         this help; 'cmn-hnf <command> --help' for a command\n");
+		"\n"
+		"Options:\n"
+		"  --sysfs-root DIR   read sysfs from DIR instead of /sys (also the\n"
+		"                     CMN_HNF_SYSFS_ROOT environment variable)\n"
+		"  --version          print the version\n"
+		"  -h, --help         this help; 'cmn-hnf <command> --help' for a command\n");
 }
 
 int main(int argc, char **argv)
@@ -69,22 +70,22 @@ int main(int argc, char **argv)
 			printf("cmn-hnf %s\n", CMN_HNF_VERSION);
 			return 0;
 		case 'h':
-			usage(stdout);
+			main_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			main_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr);
+		main_usage(stderr);
 		return 2;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[optind], commands[i].name))
 			return commands[i].fn(argc - optind, argv + optind,
 					      stdout);
 	fprintf(stderr, "%s: unknown command '%s'\n", cmn_prog, argv[optind]);
-	usage(stderr);
+	main_usage(stderr);
 	return 2;
 }

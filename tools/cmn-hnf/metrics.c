@@ -32,21 +32,19 @@ const struct cmn_metric_group cmn_metric_groups[] = {
 	CMN_HNF_METRIC_GROUPS(CMN_TOOL_MGROUP)
 };
 
-const size_t cmn_num_metric_groups =
-	sizeof(cmn_metric_groups) / sizeof(cmn_metric_groups[0]);
+const size_t cmn_num_metric_groups = ARRAY_SIZE(cmn_metric_groups);
 
 const struct cmn_metric cmn_metrics[] = {
 	CMN_HNF_METRICS(CMN_TOOL_METRIC)
 };
 
-const size_t cmn_num_metrics = sizeof(cmn_metrics) / sizeof(cmn_metrics[0]);
+const size_t cmn_num_metrics = ARRAY_SIZE(cmn_metrics);
 
 const struct cmn_event_group cmn_event_groups[] = {
 	CMN_HNF_EVENT_GROUPS(CMN_TOOL_EGROUP)
 };
 
-const size_t cmn_num_event_groups =
-	sizeof(cmn_event_groups) / sizeof(cmn_event_groups[0]);
+const size_t cmn_num_event_groups = ARRAY_SIZE(cmn_event_groups);
 
 const struct cmn_metric *cmn_metric_find(const char *name)
 {

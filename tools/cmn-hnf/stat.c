@@ -11,11 +11,13 @@
  * own and pinned: perf keeps it counting all the time, whatever happens
  * to the groups (a clock needs no shared slice).
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -74,12 +76,14 @@ struct st_ctx {
 	bool per_metric;	/* one group per metric, not per metric group */
 };
 
-static volatile sig_atomic_t st_stop;
+/* Set by the signal handler: a lock-free atomic is safe to use there */
+static atomic_bool st_stop;
+static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "atomic_bool must be lock-free");
 
 static void st_on_signal(int sig)
 {
 	(void)sig;
-	st_stop = 1;
+	st_stop = true;
 }
 
 static bool is_pseudo(const char *name)
@@ -89,11 +93,11 @@ static bool is_pseudo(const char *name)
 
 static bool metric_needs_cycles(int m)
 {
-	const char (*names)[CMN_NAME_LEN];
-	int n = cmn_metric_terms(m, &names), t;
+	const struct cmn_terms *terms = cmn_metric_terms(m);
+	int t;
 
-	for (t = 0; t < n; t++)
-		if (!strcmp(names[t], CMN_DTC_CYCLES))
+	for (t = 0; t < terms->n; t++)
+		if (!strcmp(terms->name[t], CMN_DTC_CYCLES))
 			return true;
 	return false;
 }
@@ -135,24 +139,25 @@ static int add_event(struct st_ctx *c, struct st_group *g, const char *name,
 /* The HN-F events of the metrics in @mask, deduplicated, or -E2BIG */
 static int union_events(uint32_t mask, char names[][CMN_NAME_LEN])
 {
-	const char (*terms)[CMN_NAME_LEN];
-	int m, t, k, n, count = 0;
+	const struct cmn_terms *terms;
+	int m, t, k, count = 0;
 
 	for (m = 0; m < (int)cmn_num_metrics; m++) {
 		if (!(mask & (1U << m)))
 			continue;
-		n = cmn_metric_terms(m, &terms);
-		for (t = 0; t < n; t++) {
-			if (is_pseudo(terms[t]))
+		terms = cmn_metric_terms(m);
+		for (t = 0; t < terms->n; t++) {
+			if (is_pseudo(terms->name[t]))
 				continue;
 			for (k = 0; k < count; k++)
-				if (!strcmp(names[k], terms[t]))
+				if (!strcmp(names[k], terms->name[t]))
 					break;
 			if (k < count)
 				continue;
 			if (count == CMN_MAX_TERMS)
 				return -E2BIG;
-			snprintf(names[count++], CMN_NAME_LEN, "%s", terms[t]);
+			snprintf(names[count++], CMN_NAME_LEN, "%s",
+				 terms->name[t]);
 		}
 	}
 	return count;
@@ -389,12 +394,14 @@ static void close_group(struct st_group *g)
 	}
 }
 
+#define ST_HINT_PERM	"not allowed: needs CAP_PERFMON or perf_event_paranoid <= 0 (run 'cmn-hnf check')"
+
 static const char *open_hint(int err)
 {
 	switch (err) {
 	case -EACCES:
 	case -EPERM:
-		return "not allowed: needs CAP_PERFMON or perf_event_paranoid <= 0 (run 'cmn-hnf check')";
+		return ST_HINT_PERM;
 	case -ENOENT:
 	case -ENODEV:
 		return "PMU not available (module unloaded?)";
@@ -498,8 +505,8 @@ static int read_group(struct st_group *g)
 static void leaf_counts(struct st_ctx *c, int p, int h, double seconds,
 			struct cmn_counts *out)
 {
-	const char (*names)[CMN_NAME_LEN];
-	int i, k, t, n, m;
+	const struct cmn_terms *terms;
+	int i, k, t, m;
 
 	cmn_counts_init(out);
 	out->seconds = seconds;
@@ -519,10 +526,10 @@ static void leaf_counts(struct st_ctx *c, int p, int h, double seconds,
 		for (m = 0; m < (int)cmn_num_metrics; m++) {
 			if (!(g->mmask & (1U << m)))
 				continue;
-			n = cmn_metric_terms(m, &names);
-			for (t = 0; t < n; t++) {
+			terms = cmn_metric_terms(m);
+			for (t = 0; t < terms->n; t++) {
 				for (k = 0; k < g->nev; k++) {
-					if (strcmp(g->ev[k].name, names[t]))
+					if (strcmp(g->ev[k].name, terms->name[t]))
 						continue;
 					out->v[m][t] = g->ev[k].delta;
 					if (g->ev[k].frac < out->running)
@@ -547,10 +554,10 @@ static const char *value_str(double v, char *buf, size_t len)
 static void json_unit(struct st_ctx *c, const char *pmu, int p, int h,
 		      const struct cmn_counts *cn, bool *first)
 {
-	const char (*names)[CMN_NAME_LEN];
+	const struct cmn_terms *terms;
 	FILE *out = c->out;
 	bool f = true;
-	int m, t, n, k;
+	int m, t, k;
 	double v;
 
 	fprintf(out, "%s{\"pmu\":", *first ? "" : ",");
@@ -587,31 +594,32 @@ static void json_unit(struct st_ctx *c, const char *pmu, int p, int h,
 	for (m = 0; m < (int)cmn_num_metrics; m++) {
 		if (!c->o.sel[m])
 			continue;
-		n = cmn_metric_terms(m, &names);
-		for (t = 0; t < n; t++) {
-			int mm, tt, nn;
+		terms = cmn_metric_terms(m);
+		for (t = 0; t < terms->n; t++) {
+			const char *name = terms->name[t];
+			const struct cmn_terms *nm;
+			int mm, tt;
 			bool seen = false;
-			const char (*nm)[CMN_NAME_LEN];
 
-			if (!strcmp(names[t], CMN_DURATION_TIME))
+			if (!strcmp(name, CMN_DURATION_TIME))
 				continue;
 			/* print each event once, from its first metric */
 			for (mm = 0; mm <= m && !seen; mm++) {
 				if (!c->o.sel[mm])
 					continue;
-				nn = cmn_metric_terms(mm, &nm);
-				for (tt = 0; tt < nn && !seen; tt++)
+				nm = cmn_metric_terms(mm);
+				for (tt = 0; tt < nm->n && !seen; tt++)
 					if ((mm < m || tt < t) &&
-					    !strcmp(nm[tt], names[t]))
+					    !strcmp(nm->name[tt], name))
 						seen = true;
 			}
 			if (seen)
 				continue;
 			fprintf(out, "%s", f ? "" : ",");
 			f = false;
-			cmn_json_str(out, names[t]);
+			cmn_json_str(out, name);
 			fputc(':', out);
-			k = !strcmp(names[t], CMN_DTC_CYCLES);
+			k = !strcmp(name, CMN_DTC_CYCLES);
 			cmn_json_num(out, k ? cn->cycles : cn->v[m][t]);
 		}
 	}
@@ -987,7 +995,7 @@ static int run(struct st_ctx *c)
 				;
 			if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
 				child = -1;
-				st_stop = 1;
+				st_stop = true;
 			}
 		} else if (child > 0) {
 			while (waitpid(child, &status, 0) < 0 && errno == EINTR)
@@ -1026,27 +1034,27 @@ out:
 static void stat_usage(FILE *f)
 {
 	fprintf(f,
-"usage: cmn-hnf stat [options] [metric|group...] [-- command [args]]\n"
-"\n"
-"Count HN-F events on every arm_cmn_hnf PMU and print metrics per mesh and\n"
-"in total. Without -I, counts for 1 second, or while the command runs.\n"
-"Groups and metrics are listed by 'cmn-hnf list'; default: all metrics.\n"
-"\n"
-"  -I, --interval MS   print every MS milliseconds (live table)\n"
-"  -n, --count N       stop after N intervals (with -I; default: until ^C)\n"
-"      --per-hnf       one row per HN-F (bynodeid/nodeid from the topology)\n"
-"                      plus a top-N imbalance view\n"
-"      --top N         rows in the top-N view (default 5, 0: none)\n"
-"      --sort METRIC   metric ranking the top-N view (default: the first)\n"
-"      --json          one JSON object per interval, one per line\n"
-"      --csv           CSV: time,pmu,hnf,nodeid,metric,value,unit,\n"
-"                      running_pct,flagged\n"
-"      --clear         clear the screen before each interval (with -I)\n"
-"      --print-perf    print the equivalent perf stat command and exit\n"
-"  -h, --help          this help\n"
-"\n"
-"Values past a metric's threshold are marked '!'. Counts are scaled by\n"
-"time enabled / time running when perf multiplexes counters.\n");
+		"usage: cmn-hnf stat [options] [metric|group...] [-- command [args]]\n"
+		"\n"
+		"Count HN-F events on every arm_cmn_hnf PMU and print metrics per mesh and\n"
+		"in total. Without -I, counts for 1 second, or while the command runs.\n"
+		"Groups and metrics are listed by 'cmn-hnf list'; default: all metrics.\n"
+		"\n"
+		"  -I, --interval MS   print every MS milliseconds (live table)\n"
+		"  -n, --count N       stop after N intervals (with -I; default: until ^C)\n"
+		"      --per-hnf       one row per HN-F (bynodeid/nodeid from the topology)\n"
+		"                      plus a top-N imbalance view\n"
+		"      --top N         rows in the top-N view (default 5, 0: none)\n"
+		"      --sort METRIC   metric ranking the top-N view (default: the first)\n"
+		"      --json          one JSON object per interval, one per line\n"
+		"      --csv           CSV: time,pmu,hnf,nodeid,metric,value,unit,\n"
+		"                      running_pct,flagged\n"
+		"      --clear         clear the screen before each interval (with -I)\n"
+		"      --print-perf    print the equivalent perf stat command and exit\n"
+		"  -h, --help          this help\n"
+		"\n"
+		"Values past a metric's threshold are marked '!'. Counts are scaled by\n"
+		"time enabled / time running when perf multiplexes counters.\n");
 }
 
 int cmd_stat(int argc, char **argv, FILE *out)

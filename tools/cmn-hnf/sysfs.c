@@ -38,8 +38,7 @@ const char *cmn_part_name(unsigned int part)
 
 const char *cmn_rev_name(unsigned int part, unsigned int rev)
 {
-	if ((part == 0x434 || part == 0x438) &&
-	    rev < sizeof(cmn600_revs) / sizeof(cmn600_revs[0]))
+	if ((part == 0x434 || part == 0x438) && rev < ARRAY_SIZE(cmn600_revs))
 		return cmn600_revs[rev];
 	return "";
 }
@@ -83,7 +82,7 @@ static enum col col_of(const char *name)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcasecmp(name, names[i].name))
 			return names[i].col;
 	return COL_NONE;

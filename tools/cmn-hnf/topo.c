@@ -14,15 +14,15 @@
 static void topo_usage(FILE *f)
 {
 	fprintf(f,
-"usage: cmn-hnf topo [--json]\n"
-"\n"
-"Show every arm_cmn_hnf PMU: identifier decoded to CMN-600 rXpY, cpumask,\n"
-"parent device (e.g. ARMHC600:00), NUMA node, mesh size, the HN-F list and\n"
-"an ASCII mesh map (y grows upwards, as in the TRM) with each HN-F as\n"
-"H<logical id> <node id> p<port>d<device>.\n"
-"\n"
-"      --json    machine-readable output\n"
-"  -h, --help    this help\n");
+		"usage: cmn-hnf topo [--json]\n"
+		"\n"
+		"Show every arm_cmn_hnf PMU: identifier decoded to CMN-600 rXpY, cpumask,\n"
+		"parent device (e.g. ARMHC600:00), NUMA node, mesh size, the HN-F list and\n"
+		"an ASCII mesh map (y grows upwards, as in the TRM) with each HN-F as\n"
+		"H<logical id> <node id> p<port>d<device>.\n"
+		"\n"
+		"      --json    machine-readable output\n"
+		"  -h, --help    this help\n");
 }
 
 static unsigned int xp_nodeid(const struct cmn_topo *t, int x, int y)
@@ -146,7 +146,8 @@ static void nodes_json(FILE *out, const struct cmn_hnf_node *n, int count)
 
 	fputc('[', out);
 	for (i = 0; i < count; i++)
-		fprintf(out, "%s{\"logical_id\": %d, \"node_id\": %u, \"x\": %d, \"y\": %d, \"port\": %d, \"dev\": %d}",
+		fprintf(out,
+			"%s{\"logical_id\": %d, \"node_id\": %u, \"x\": %d, \"y\": %d, \"port\": %d, \"dev\": %d}",
 			i ? ", " : "", n[i].lid, n[i].nodeid, n[i].x, n[i].y,
 			n[i].port, n[i].dev);
 	fputc(']', out);

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +31,39 @@ static const char *tool_path;
 static const char *doc_path;
 static const char *fixtures;
 
+/* Where a failed T_ASSERT() ends the test case, see t_run() */
+static jmp_buf t_env;
+
+__printf(2, 3) __noreturn
+static void t_fail(int line, const char *fmt, ...)
+{
+	int n = snprintf(t_why, sizeof(t_why), "line %d: ", line);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t_why + n, sizeof(t_why) - n, fmt, ap);
+	va_end(ap);
+	longjmp(t_env, 1);
+}
+
+/* Fail the test case with a reason unless @cond holds */
 #define T_ASSERT(cond, ...)						\
 	do {								\
-		if (!(cond)) {						\
-			int _n = snprintf(t_why, sizeof(t_why), "line %d: ", \
-					  __LINE__);			\
-			snprintf(t_why + _n, sizeof(t_why) - _n, __VA_ARGS__); \
-			return false;					\
-		}							\
+		if (!(cond))						\
+			t_fail(__LINE__, __VA_ARGS__);			\
 	} while (0)
+
+/* Run one test case: false when it returns false or a T_ASSERT() fails */
+static bool t_run(bool (*fn)(void))
+{
+	if (setjmp(t_env))
+		return false;
+	return fn();
+}
 
 static bool t_feq(double a, double b)
 {
-	return fabs(a - b) <= 1e-9 * fmax(1.0, fabs(b));
+	return fabs(a - b) <= fmax(1.0, fabs(b)) / 1e9;
 }
 
 #define T_FEQ(a, b)	t_feq((a), (b))
@@ -64,8 +85,8 @@ static void mkdirs(const char *path)
 	mkdir(buf, 0755);
 }
 
-static void put(const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3)
+static void put(const char *path, const char *fmt, ...);
 
 static void put(const char *path, const char *fmt, ...)
 {
@@ -210,7 +231,8 @@ static int run_cmd(int (*fn)(int, char **, FILE *), const char *outfile, ...)
 	return ret;
 }
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2)
+static int sh(const char *fmt, ...);
 
 static int sh(const char *fmt, ...)
 {
@@ -276,7 +298,7 @@ static bool test_format_errors(void)
 	char why[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		why[0] = '\0';
 		T_ASSERT(cmn_fmt_parse("t", bad[i], &f, why, sizeof(why)) == -EINVAL,
 			 "\"%s\" accepted", bad[i]);
@@ -296,7 +318,8 @@ static bool test_format_apply(void)
 		 "0x68 -> 0x%llx", (unsigned long long)cfg[0]);
 	T_ASSERT(cmn_fmt_apply(&f, 0x10000, cfg) == -ERANGE, "overflow accepted");
 	cmn_fmt_parse("s", "config1:0-3,8-11", &f, why, sizeof(why));
-	cfg[0] = cfg[1] = 0;
+	cfg[0] = 0;
+	cfg[1] = 0;
 	T_ASSERT(!cmn_fmt_apply(&f, 0xab, cfg) && cfg[1] == 0xa0b && !cfg[0],
 		 "split apply gave 0x%llx", (unsigned long long)cfg[1]);
 	return true;
@@ -342,8 +365,8 @@ static bool test_config_build(void)
 	size_t i;
 	int n = abi_formats(fmts);
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		cfg[0] = cfg[1] = cfg[2] = 0;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(cfg, 0, sizeof(cfg));
 		T_ASSERT(!cmn_terms_apply(fmts, n, cases[i].terms, cfg, why,
 					  sizeof(why)), "%s: %s", cases[i].terms, why);
 		T_ASSERT(cfg[0] == cases[i].config && !cfg[1] && !cfg[2],
@@ -351,7 +374,7 @@ static bool test_config_build(void)
 			 (unsigned long long)cfg[0],
 			 (unsigned long long)cases[i].config);
 	}
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		cfg[0] = 0;
 		why[0] = '\0';
 		T_ASSERT(cmn_terms_apply(fmts, n, bad[i], cfg, why,
@@ -500,13 +523,13 @@ static bool test_expr_eval(void)
 	double v;
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		T_ASSERT(!cmn_expr_eval(cases[i].f, lookup_abc, NULL, &v, why,
 					sizeof(why)), "%s: %s", cases[i].f, why);
 		T_ASSERT(T_FEQ(v, cases[i].v), "%s = %g, expected %g",
 			 cases[i].f, v, cases[i].v);
 	}
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		why[0] = '\0';
 		T_ASSERT(cmn_expr_eval(bad[i], lookup_abc, NULL, &v, why,
 				       sizeof(why)) == -EINVAL,
@@ -525,7 +548,7 @@ static bool test_expr_div_zero(void)
 	double v;
 	size_t i;
 
-	for (i = 0; i < sizeof(nan_cases) / sizeof(nan_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(nan_cases); i++) {
 		T_ASSERT(!cmn_expr_eval(nan_cases[i], lookup_abc, NULL, &v, NULL, 0),
 			 "%s: error", nan_cases[i]);
 		T_ASSERT(isnan(v), "%s = %g, expected n/a", nan_cases[i], v);
@@ -562,7 +585,7 @@ static bool lookup_one(void *ctx, const char *name, double *v)
 
 static bool test_metrics_def(void)
 {
-	const char (*names)[CMN_NAME_LEN];
+	const struct cmn_terms *terms;
 	char why[128], op[3], w[CMN_NAME_LEN];
 	double v, lim;
 	size_t i, j, g;
@@ -575,11 +598,12 @@ static bool test_metrics_def(void)
 
 		T_ASSERT(!cmn_expr_eval(m->formula, lookup_one, NULL, &v, why,
 					sizeof(why)), "%s: %s", m->name, why);
-		n = cmn_metric_terms((int)i, &names);
+		terms = cmn_metric_terms((int)i);
+		n = terms->n;
 		T_ASSERT(n > 0 && n <= CMN_MAX_TERMS, "%s: %d names", m->name, n);
 		for (t = 0; t < n; t++)
-			T_ASSERT(cmn_formula_name_known(names[t]),
-				 "%s: unknown name %s", m->name, names[t]);
+			T_ASSERT(cmn_formula_name_known(terms->name[t]),
+				 "%s: unknown name %s", m->name, terms->name[t]);
 		T_ASSERT(cmn_metric_group_find(m->group), "%s: group %s",
 			 m->name, m->group);
 		T_ASSERT(!m->threshold[0] ||
@@ -654,12 +678,11 @@ static int metric_index(const char *name)
 static void set_term(struct cmn_counts *c, const char *metric,
 		     const char *event, double v)
 {
-	const char (*names)[CMN_NAME_LEN];
-	int m = metric_index(metric), n, t;
+	int m = metric_index(metric), t;
+	const struct cmn_terms *terms = cmn_metric_terms(m);
 
-	n = cmn_metric_terms(m, &names);
-	for (t = 0; t < n; t++)
-		if (!strcmp(names[t], event))
+	for (t = 0; t < terms->n; t++)
+		if (!strcmp(terms->name[t], event))
 			c->v[m][t] = v;
 }
 
@@ -737,7 +760,8 @@ static bool test_counts_add(void)
 	b.ncycles = 1;
 	a.running = 0.5;
 	b.running = 0.25;
-	a.seconds = b.seconds = 1;
+	a.seconds = 1;
+	b.seconds = 1;
 	cmn_counts_add(&s, &a);
 	cmn_counts_add(&s, &b);
 	T_ASSERT(s.v[0][0] == 15, "sum %g", s.v[0][0]);
@@ -1261,7 +1285,9 @@ static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
 	fev[nfev].closed = false;
 	fev[nfev].cpu = cpu;
 	fev[nfev].leader = group_fd >= 0 ? group_fd - FAKE_FD : nfev;
-	fev[nfev].val = fev[nfev].ena = fev[nfev].run = 0;
+	fev[nfev].val = 0;
+	fev[nfev].ena = 0;
+	fev[nfev].run = 0;
 	return FAKE_FD + nfev++;
 }
 
@@ -1278,27 +1304,59 @@ static uint64_t fake_rate(const struct fake_ev *e)
 	case 0x01:
 		r = e->attr.type == (unsigned int)fake_type1 ? 750 : 250;
 		break;
-	case 0x02: r = 1000; break;
-	case 0x04: r = 50; break;
-	case 0x05: r = 1000; break;
-	case 0x06: r = 300; break;
-	case 0x0c: r = 10; break;
-	case 0x0d: r = 400; break;
-	case 0x0e: r = 6; break;
-	case 0x0f: r = 20000; break;
-	case 0x18: r = 2000; break;
-	case 0x19: r = 30; break;
-	case 0x1a: r = 20; break;
-	default: r = 0;
+	case 0x02:
+		r = 1000;
+		break;
+	case 0x04:
+		r = 50;
+		break;
+	case 0x05:
+		r = 1000;
+		break;
+	case 0x06:
+		r = 300;
+		break;
+	case 0x0c:
+		r = 10;
+		break;
+	case 0x0d:
+		r = 400;
+		break;
+	case 0x0e:
+		r = 6;
+		break;
+	case 0x0f:
+		r = 20000;
+		break;
+	case 0x18:
+		r = 2000;
+		break;
+	case 0x19:
+		r = 30;
+		break;
+	case 0x1a:
+		r = 20;
+		break;
+	default:
+		r = 0;
 	}
 	/* per HN-F: weight lid + 1 (node ids of hnfs_3x3 in order) */
 	if (c & (1 << 12)) {
 		switch ((c >> 16) & 0xffff) {
-		case 0x08: w = 1; break;
-		case 0x28: w = 2; break;
-		case 0x48: w = 3; break;
-		case 0x4d: w = 4; break;
-		default: w = 0;
+		case 0x08:
+			w = 1;
+			break;
+		case 0x28:
+			w = 2;
+			break;
+		case 0x48:
+			w = 3;
+			break;
+		case 0x4d:
+			w = 4;
+			break;
+		default:
+			w = 0;
 		}
 	}
 	return r * w;
@@ -1417,14 +1475,7 @@ static bool test_stat_mesh(void)
 	 * so scaling must double the raw counts back to the rates.
 	 */
 	return json_check("stat", f,
-		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_1:slc_miss_rate=75 "
-		"total:slc_miss_rate=50 arm_cmn_hnf_0:sf_hit_rate=30 "
-		"arm_cmn_hnf_0:mc_retry_rate=2.5 "
-		"arm_cmn_hnf_0:snoops_per_1k_accesses=2000 "
-		"arm_cmn_hnf_0:sf_back_invals_per_1k_accesses=50 "
-		"arm_cmn_hnf_0:pocq_retry_rate=5 arm_cmn_hnf_0:qos_hh_retry_rate=0.6 "
-		"arm_cmn_hnf_0:pocq_avg_occupancy=0.2 total:pocq_avg_occupancy=0.4 "
-		"arm_cmn_hnf_0:pocq_avg_latency=20");
+		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_1:slc_miss_rate=75 total:slc_miss_rate=50 arm_cmn_hnf_0:sf_hit_rate=30 arm_cmn_hnf_0:mc_retry_rate=2.5 arm_cmn_hnf_0:snoops_per_1k_accesses=2000 arm_cmn_hnf_0:sf_back_invals_per_1k_accesses=50 arm_cmn_hnf_0:pocq_retry_rate=5 arm_cmn_hnf_0:qos_hh_retry_rate=0.6 arm_cmn_hnf_0:pocq_avg_occupancy=0.2 total:pocq_avg_occupancy=0.4 arm_cmn_hnf_0:pocq_avg_latency=20");
 }
 
 static bool test_stat_groups(void)
@@ -1482,8 +1533,7 @@ static bool test_stat_merged_groups(void)
 	T_ASSERT(fake_find(9, 0x02, acc) < 0, "slc_sf_cache_access opened twice");
 	T_ASSERT(nfev == 6, "%d events opened for two meshes", nfev);
 	return json_check("stat", f,
-		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_0:sf_hit_rate=30 "
-		"arm_cmn_hnf_1:slc_miss_rate=75");
+		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_0:sf_hit_rate=30 arm_cmn_hnf_1:slc_miss_rate=75");
 }
 
 /* A merged group the driver refuses falls back to one group per metric */
@@ -1513,9 +1563,7 @@ static bool test_stat_split_groups(void)
 	/* per mesh: slc 2+2, pocq 2+2+1+2 (one per metric), dtc_cycles */
 	T_ASSERT(live == 2 * 12, "%d live events", live);
 	return json_check("stat", f,
-		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_0:sf_hit_rate=30 "
-		"arm_cmn_hnf_0:pocq_retry_rate=5 arm_cmn_hnf_0:qos_hh_retry_rate=0.6 "
-		"arm_cmn_hnf_0:pocq_avg_occupancy=0.2 arm_cmn_hnf_1:pocq_avg_latency=20");
+		"arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_0:sf_hit_rate=30 arm_cmn_hnf_0:pocq_retry_rate=5 arm_cmn_hnf_0:qos_hh_retry_rate=0.6 arm_cmn_hnf_0:pocq_avg_occupancy=0.2 arm_cmn_hnf_1:pocq_avg_latency=20");
 }
 
 static bool test_stat_per_hnf(void)
@@ -1546,11 +1594,7 @@ static bool test_stat_per_hnf(void)
 	T_ASSERT(!plain, "a mesh-wide HN-F event was opened in --per-hnf mode");
 	/* per HN-F weights 1..4; the mesh sums them over one clock */
 	return json_check("stat", f,
-		"arm_cmn_hnf_0#0:slc_miss_rate=25 arm_cmn_hnf_0#3:slc_miss_rate=25 "
-		"arm_cmn_hnf_0#3:pocq_avg_occupancy=0.8 "
-		"arm_cmn_hnf_0#0:pocq_avg_occupancy=0.2 "
-		"arm_cmn_hnf_0:pocq_avg_occupancy=2 arm_cmn_hnf_1:slc_miss_rate=75 "
-		"arm_cmn_hnf_0:pocq_avg_latency=20 total:slc_miss_rate=50");
+		"arm_cmn_hnf_0#0:slc_miss_rate=25 arm_cmn_hnf_0#3:slc_miss_rate=25 arm_cmn_hnf_0#3:pocq_avg_occupancy=0.8 arm_cmn_hnf_0#0:pocq_avg_occupancy=0.2 arm_cmn_hnf_0:pocq_avg_occupancy=2 arm_cmn_hnf_1:slc_miss_rate=75 arm_cmn_hnf_0:pocq_avg_latency=20 total:slc_miss_rate=50");
 }
 
 static bool test_stat_top_view(void)
@@ -1649,6 +1693,10 @@ static bool test_stat_csv(void)
 	return true;
 }
 
+/* Expected perf command lines of cmn-hnf stat --print-perf */
+#define T_PERF_MESH	"perf stat -a -e '{arm_cmn_hnf_0/cache_miss/,arm_cmn_hnf_0/slc_sf_cache_access/}' -e '{arm_cmn_hnf_1/cache_miss/"
+#define T_PERF_PER_HNF	"perf stat -a -x, -I 500 --interval-count 3 -e '{arm_cmn_hnf_0/pocq_occupancy,bynodeid=1,nodeid=0x8/,arm_cmn_hnf_0/pocq_reqs_recvd,bynodeid=1,nodeid=0x8/}'"
+
 static bool test_stat_print_perf(void)
 {
 	char f[CMN_PATH_LEN], *s, d[CMN_PATH_LEN];
@@ -1660,15 +1708,13 @@ static bool test_stat_print_perf(void)
 	rc = run_cmd(cmd_stat, f, "stat", "--print-perf", "slc_miss_rate", NULL);
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	s = slurp(f);
-	T_ASSERT(strstr(s, "perf stat -a -e '{arm_cmn_hnf_0/cache_miss/,arm_cmn_hnf_0/slc_sf_cache_access/}' -e '{arm_cmn_hnf_1/cache_miss/"),
-		 "command: %s", s);
+	T_ASSERT(strstr(s, T_PERF_MESH), "command: %s", s);
 	T_ASSERT(strstr(s, "-- sleep 1\n# slc_miss_rate = cache_miss / slc_sf_cache_access * 100"),
 		 "tail: %s", s);
 	rc = run_cmd(cmd_stat, f, "stat", "--print-perf", "-I", "500", "-n",
 		     "3", "--per-hnf", "--csv", "mesh_clock", "pocq_avg_latency", NULL);
 	s = slurp(f);
-	T_ASSERT(rc == 0 && strstr(s, "perf stat -a -x, -I 500 --interval-count 3 -e '{arm_cmn_hnf_0/pocq_occupancy,bynodeid=1,nodeid=0x8/,arm_cmn_hnf_0/pocq_reqs_recvd,bynodeid=1,nodeid=0x8/}'"),
-		 "per-hnf: %s", s);
+	T_ASSERT(rc == 0 && strstr(s, T_PERF_PER_HNF), "per-hnf: %s", s);
 	T_ASSERT(strstr(s, "-e 'arm_cmn_hnf_1/dtc_cycles/'"), "dtc_cycles: %s", s);
 	/* without aliases the raw terms are printed */
 	snprintf(d, sizeof(d), "rm -rf %s/bus/event_source/devices/arm_cmn_hnf_1/events",
@@ -1676,7 +1722,8 @@ static bool test_stat_print_perf(void)
 	sh("%s", d);
 	rc = run_cmd(cmd_stat, f, "stat", "--print-perf", "mc_retry_rate", NULL);
 	s = slurp(f);
-	T_ASSERT(rc == 0 && strstr(s, "'{arm_cmn_hnf_1/eventid=0x0c/,arm_cmn_hnf_1/eventid=0x0d/}'"),
+	T_ASSERT(rc == 0 &&
+		 strstr(s, "'{arm_cmn_hnf_1/eventid=0x0c/,arm_cmn_hnf_1/eventid=0x0d/}'"),
 		 "raw terms: %s", s);
 	return true;
 }
@@ -1764,6 +1811,9 @@ static bool test_check_good(void)
 	return true;
 }
 
+/* Expected FAIL line of cmn-hnf check for an ACPI device bound to arm-cmn */
+#define T_CHECK_ACPI_BOUND	"FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm-cmn"
+
 static bool test_check_problems(void)
 {
 	const char *root = fresh_root("check-bad");
@@ -1778,8 +1828,7 @@ static bool test_check_problems(void)
 	s = slurp(f);
 	T_ASSERT(rc == 1, "exit %d", rc);
 	T_ASSERT(strstr(s, "FAIL  no arm_cmn_hnf_<n> PMU"), "no-PMU line: %s", s);
-	T_ASSERT(strstr(s, "FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm-cmn"),
-		 "ACPI binding line: %s", s);
+	T_ASSERT(strstr(s, T_CHECK_ACPI_BOUND), "ACPI binding line: %s", s);
 	T_ASSERT(strstr(s, "FAIL  device 1e0000000.cmn is bound"), "DT binding line: %s", s);
 	T_ASSERT(strstr(s, "FAIL  perf_event_paranoid=2 and no CAP_PERFMON"),
 		 "paranoid line: %s", s);
@@ -1837,7 +1886,7 @@ static bool test_help_texts(void)
 			if (!strcmp(word, "--") || !strcmp(word, "-h") ||
 			    !strcmp(word, "--help") || strlen(word) < 2)
 				continue;
-			for (k = 0; k < sizeof(optval) / sizeof(optval[0]); k++)
+			for (k = 0; k < ARRAY_SIZE(optval); k++)
 				if (!strcmp(optval[k][0], word))
 					val = optval[k][1];
 			rc = sh("%s --sysfs-root %s %s %s %s %s > /dev/null 2>&1",
@@ -1866,7 +1915,7 @@ static bool test_docs(void)
 	for (i = 0; i < cmn_num_metric_groups; i++)
 		T_ASSERT(strstr(s, cmn_metric_groups[i].name), "group %s not documented",
 			 cmn_metric_groups[i].name);
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(words); i++)
 		T_ASSERT(strstr(s, words[i]), "'%s' not documented", words[i]);
 	return true;
 }
@@ -1951,12 +2000,12 @@ int main(int argc, char **argv)
 	/* commands print errors on stderr; keep the test output readable */
 	if (!getenv("CMN_HNF_TEST_VERBOSE") && !freopen("/dev/null", "w", stderr))
 		return 1;
-	for (i = 0; i < (int)(sizeof(tests) / sizeof(tests[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(tests); i++) {
 		if (only && strcmp(only, tests[i].name))
 			continue;
 		t_why[0] = '\0';
 		cmn_sysfs_root = "/nonexistent";
-		if (tests[i].fn()) {
+		if (t_run(tests[i].fn)) {
 			printf("PASS: tools/%s\n", tests[i].name);
 			passed++;
 		} else {
