@@ -11,15 +11,10 @@
 
 #include <linux/bits.h>
 #include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
-#include <linux/kthread.h>
-#include <linux/ktime.h>
-#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -40,23 +35,23 @@ MODULE_PARM_DESC(fault, "break every image built (see Documentation/cmn600-model
 
 /**
  * struct model - the module's state
- * @lock: protects everything below against debugfs and the clock thread
+ * @lock: serialises debugfs users (the meshes' clocks use their own locks)
  * @fault: the fault applied to images
  * @nr_meshes: meshes loaded
  * @meshes: the loaded meshes, in file order
  * @dirs: their debugfs directories (changed only under load_lock)
- * @thread: clock thread in free mode, else NULL
+ * @free: the clock is free-running (every mesh runs its hrtimer)
  * @profile: workload profile of free mode
  * @freq_mhz: model clock in free mode
  * @root: debugfs root directory
  */
 static struct model {
-	struct mutex lock;	/* model state vs debugfs and the clock thread */
+	struct mutex lock;	/* everything below, between debugfs users */
 	enum cmn600_model_fault fault;
 	unsigned int nr_meshes;
 	struct cmn600_rt_mesh *meshes[CMN600_MODEL_MAX_MESHES];
 	struct dentry *dirs[CMN600_MODEL_MAX_MESHES];
-	struct task_struct *thread;
+	bool free;
 	enum cmn600_rt_profile profile;
 	u32 freq_mhz;
 	struct dentry *root;
@@ -74,28 +69,6 @@ static void step_all(u64 cycles)
 
 	for (i = 0; i < model.nr_meshes; i++)
 		cmn600_rt_step(model.meshes[i], cycles);
-}
-
-static int clock_thread(void *unused)
-{
-	u64 last = ktime_get_ns();
-	u32 frac = 0;
-
-	while (!kthread_should_stop()) {
-		u64 now, ns, cycles;
-
-		usleep_range(1000, 1100);
-		now = ktime_get_ns();
-		/* after a long stall, do not catch up more than a second */
-		ns = min_t(u64, now - last, NSEC_PER_SEC);
-		last = now;
-		mutex_lock(&model.lock);
-		/* ns * MHz = thousandths of a cycle */
-		cycles = div_u64_rem(ns * model.freq_mhz + frac, 1000, &frac);
-		step_all(cycles);
-		mutex_unlock(&model.lock);
-	}
-	return 0;
 }
 
 /* Reading files: i_private is the mesh number; look it up under the lock */
@@ -143,8 +116,19 @@ out:
 	return ret;
 }
 
+/*
+ * truth is long (36 lines per HN-F): size its buffer up front so that one
+ * read() produces it in one pass under the lock, without seq_file growing
+ * the buffer and producing it again; readers compare it with cycles.
+ */
+#define TRUTH_BUF	(64 * 1024)
+
 static int mesh_open(struct inode *inode, struct file *file)
 {
+	const struct mesh_file_data *d = inode->i_private;
+
+	if (d->what == MF_TRUTH)
+		return single_open_size(file, mesh_show, inode->i_private, TRUTH_BUF);
 	return single_open(file, mesh_show, inode->i_private);
 }
 
@@ -341,8 +325,10 @@ static int do_load(const char *text, size_t len)
 	mutex_lock(&model.lock);
 	for (i = 0; i < file->nr_meshes; i++) {
 		model.meshes[i] = new[i];
-		if (model.thread)
+		if (model.free) {
 			cmn600_rt_set_profile(new[i], model.profile);
+			cmn600_rt_clock_start(new[i], model.freq_mhz);
+		}
 	}
 	model.nr_meshes = file->nr_meshes;
 	mutex_unlock(&model.lock);
@@ -404,7 +390,7 @@ static const struct file_operations step_fops = {
 static int clock_show(struct seq_file *s, void *unused)
 {
 	mutex_lock(&model.lock);
-	if (model.thread)
+	if (model.free)
 		seq_printf(s, "free %s\n", cmn600_rt_profile_name(model.profile));
 	else
 		seq_puts(s, "manual\n");
@@ -421,7 +407,6 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf, size_t co
 			   loff_t *ppos)
 {
 	enum cmn600_rt_profile profile = CMN600_RT_PROFILE_CONSTANT;
-	struct task_struct *stop = NULL;
 	char *text, *cursor, *mode, *arg;
 	unsigned int i;
 	int ret = 0;
@@ -435,32 +420,25 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf, size_t co
 
 	mutex_lock(&model.lock);
 	if (!strcmp(mode, "manual") && (!arg || !*arg)) {
-		stop = model.thread;
-		model.thread = NULL;
+		for (i = 0; i < model.nr_meshes; i++)
+			cmn600_rt_clock_stop(model.meshes[i]);
+		model.free = false;
 	} else if (!strcmp(mode, "free")) {
 		if (arg && *arg && cmn600_rt_profile_parse(arg, &profile)) {
 			ret = -EINVAL;
 			goto out;
 		}
 		model.profile = profile;
-		for (i = 0; i < model.nr_meshes; i++)
+		for (i = 0; i < model.nr_meshes; i++) {
 			cmn600_rt_set_profile(model.meshes[i], profile);
-		if (!model.thread) {
-			struct task_struct *t = kthread_run(clock_thread, NULL, "cmn600_model");
-
-			if (IS_ERR(t))
-				ret = PTR_ERR(t);
-			else
-				model.thread = t;
+			cmn600_rt_clock_start(model.meshes[i], model.freq_mhz);
 		}
+		model.free = true;
 	} else {
 		ret = -EINVAL;
 	}
 out:
 	mutex_unlock(&model.lock);
-	/* the thread takes the lock, so stop it without holding it */
-	if (stop)
-		kthread_stop(stop);
 	kfree(text);
 	return ret ? ret : count;
 }
@@ -489,6 +467,7 @@ static ssize_t freq_write(struct file *file, const char __user *ubuf, size_t cou
 			  loff_t *ppos)
 {
 	char *text = get_user_text(ubuf, count);
+	unsigned int i;
 	u64 mhz;
 	int ret;
 
@@ -500,6 +479,8 @@ static ssize_t freq_write(struct file *file, const char __user *ubuf, size_t cou
 		return -EINVAL;
 	mutex_lock(&model.lock);
 	model.freq_mhz = mhz;
+	for (i = 0; i < model.nr_meshes; i++)
+		cmn600_rt_set_freq(model.meshes[i], mhz);
 	mutex_unlock(&model.lock);
 	return count;
 }
@@ -536,13 +517,13 @@ static void __exit cmn600_model_exit(void)
 {
 	unsigned int i;
 
-	if (model.thread)
-		kthread_stop(model.thread);
-	model.thread = NULL;
+	/* destroying a mesh stops its clock */
+	model.free = false;
 	debugfs_remove_recursive(model.root);
 	for (i = 0; i < model.nr_meshes; i++)
 		cmn600_rt_destroy(model.meshes[i]);
 	model.nr_meshes = 0;
+	cmn600_rt_exit();
 }
 module_exit(cmn600_model_exit);
 

@@ -14,6 +14,13 @@
  * model raises the DTC's interrupt and waits until the driver clears the
  * overflow flag. The length of a chunk is found by binary search over
  * arithmetic on counter values, never by looping over cycles or events.
+ *
+ * Hardware counts atomically with respect to the CPU that programs it, so
+ * every "read the configuration, move the counters" runs on the observer
+ * CPU (the one the DTC0 interrupt is routed to, where the drivers do all
+ * their counter programming) with interrupts off there and under the
+ * mesh's raw spinlock: a manual step by an IPI per chunk, the free-running
+ * clock from a pinned hard-irq hrtimer on that CPU.
  */
 
 #define pr_fmt(fmt) "cmn600_model: " fmt
@@ -21,16 +28,26 @@
 #include <linux/bitfield.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/sort.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "cmn600_model.h"
 #include "image.h"
@@ -43,6 +60,7 @@
 
 #define NR_XPS		(CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM)
 #define IRQ_TIMEOUT_MS	200
+#define TICK_NS		NSEC_PER_MSEC
 #define CYCLES_MASK	GENMASK_ULL(CMN600M_CYCLES_BITS - 1, 0)
 
 struct rt_hnf {
@@ -72,6 +90,8 @@ struct rt_dtc {
 	unsigned int index;	/* interrupt index: rank in lid order */
 	int irq;		/* Linux irq number, 0 until found */
 	u64 irqs;
+	u64 wait_bits;		/* free clock: raised, not yet cleared */
+	u64 wait_since;		/* free clock: ktime (ns) of the raise */
 };
 
 /* One DTM counter (or combined counter) as programmed for this chunk */
@@ -88,6 +108,11 @@ struct rt_ctr {
 };
 
 struct cmn600_rt_mesh {
+	/*
+	 * Model state (rates, remainders, truth, cycles, irq counts, the
+	 * plan) and every update of the registers; taken with interrupts off
+	 */
+	raw_spinlock_t lock;
 	unsigned int index;
 	struct cmn600_model_mesh *desc;
 	struct cmn600_model_image_info info;
@@ -100,6 +125,16 @@ struct cmn600_rt_mesh {
 	struct rt_dtc dtcs[CMN600_MODEL_MAX_DTCS];
 	unsigned int nr_ctrs;
 	struct rt_ctr ctrs[NR_XPS * CMN600M_DTM_NR_COUNTERS];
+
+	/* free-running clock */
+	struct hrtimer timer;
+	struct work_struct handoff;	/* re-arms the timer on the observer */
+	bool clock_on;
+	struct list_head clock_node;	/* in running_clocks while on */
+	u32 freq_mhz;
+	u32 frac;		/* thousandths of a cycle not yet counted */
+	u64 last_ns;		/* ktime of the last expiry */
+	u64 pending;		/* cycles elapsed but not yet counted */
 };
 
 static u64 *reg(struct cmn600_rt_mesh *m, u64 off)
@@ -528,28 +563,91 @@ static int dtc_irq(struct cmn600_rt_mesh *m, struct rt_dtc *dtc)
 	return irq > 0 ? irq : 0;
 }
 
-static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
+/* Resolve the DTCs' Linux irqs (may sleep: process context only) */
+static void resolve_irqs(struct cmn600_rt_mesh *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		struct rt_dtc *dtc = &m->dtcs[i];
+		unsigned long flags;
+		int irq;
+
+		if (!dtc->present || READ_ONCE(dtc->irq) > 0)
+			continue;
+		irq = dtc_irq(m, dtc);
+		raw_spin_lock_irqsave(&m->lock, flags);
+		dtc->irq = irq;
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+	}
+}
+
+/*
+ * The CPU that observes the mesh: the one DTC0's interrupt is delivered to,
+ * where the drivers pin their interrupt and program the counters. Any
+ * context; uses only an irq number resolved earlier.
+ */
+static unsigned int observer_cpu(struct cmn600_rt_mesh *m)
+{
+	int irq = READ_ONCE(m->dtcs[0].irq);
+	struct irq_data *d;
+	unsigned int cpu;
+
+	if (m->dtcs[0].present && irq > 0) {
+		d = irq_get_irq_data(irq);
+		if (d) {
+			cpu = cpumask_first_and(irq_data_get_effective_affinity_mask(d),
+						cpu_online_mask);
+			if (cpu < nr_cpu_ids)
+				return cpu;
+			cpu = cpumask_first_and(irq_data_get_affinity_mask(d), cpu_online_mask);
+			if (cpu < nr_cpu_ids)
+				return cpu;
+		}
+	}
+	return cpumask_first(cpu_online_mask);
+}
+
+/* Make an overflow interrupt pending; true if it was raised. Any context. */
+static bool raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 {
 	struct rt_dtc *dtc = &m->dtcs[lid];
-	unsigned long deadline;
-	int irq = dtc_irq(m, dtc), ret;
+	int irq = READ_ONCE(dtc->irq), ret;
 
-	if (!irq) {
+	if (irq <= 0) {
 		pr_warn_ratelimited("mesh%u dtc%u: no interrupt found for the region at 0x%llx\n",
 				    m->index, lid, (unsigned long long)m->desc->base);
-		return;
+		return false;
 	}
 	ret = irq_set_irqchip_state(irq, IRQCHIP_STATE_PENDING, true);
 	if (ret) {
 		pr_warn_ratelimited("mesh%u dtc%u: cannot raise irq %d: %d\n", m->index, lid,
 				    irq, ret);
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* Manual step: raise, then sleep until the driver cleared the flag */
+static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
+{
+	struct rt_dtc *dtc = &m->dtcs[lid];
+	unsigned long deadline, flags;
+	bool cleared;
+
+	resolve_irqs(m);
+	if (!raise_irq(m, lid))
+		return;
+	raw_spin_lock_irqsave(&m->lock, flags);
 	dtc->irqs++;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
 	deadline = jiffies + msecs_to_jiffies(IRQ_TIMEOUT_MS);
 	for (;;) {
+		raw_spin_lock_irqsave(&m->lock, flags);
 		service_dtc(m, lid);
-		if (!(rd(m, dtc->off + CMN600M_DTC_PMOVSR) & bits))
+		cleared = !(rd(m, dtc->off + CMN600M_DTC_PMOVSR) & bits);
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+		if (cleared)
 			return;
 		if (time_after(jiffies, deadline)) {
 			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
@@ -560,10 +658,14 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 	}
 }
 
-static void advance(struct cmn600_rt_mesh *m, u64 c)
+/*
+ * Move the counters by @c cycles with the plan in m->ctrs. @newbits gets,
+ * per DTC, the overflow flags that went from clear to set with the
+ * interrupt enabled: the interrupts to raise. Called with m->lock held.
+ */
+static void advance(struct cmn600_rt_mesh *m, u64 c, u64 *newbits)
 {
 	u64 gsum[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL] = { };
-	u64 newbits[CMN600_MODEL_MAX_DTCS] = { };
 	unsigned int i, g, first;
 
 	produce_all(m, c);
@@ -584,6 +686,7 @@ static void advance(struct cmn600_rt_mesh *m, u64 c)
 		struct rt_dtc *dtc = &m->dtcs[i];
 		u64 old;
 
+		newbits[i] = 0;
 		if (!dtc->present || !dtc->active)
 			continue;
 		for (g = 0; g < CMN600M_DTC_NR_GLOBAL; g++)
@@ -601,10 +704,43 @@ static void advance(struct cmn600_rt_mesh *m, u64 c)
 			newbits[i] = 0;
 	}
 	m->cycles += c;
+}
 
-	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
-		if (newbits[i])
-			raise_and_wait(m, i, newbits[i]);
+struct step_chunk {
+	struct cmn600_rt_mesh *m;
+	u64 remaining;		/* in: cycles left to step */
+	u64 done;		/* out: cycles of this chunk */
+	u64 newbits[CMN600_MODEL_MAX_DTCS];	/* out: interrupts to raise */
+};
+
+/* One chunk of a manual step, on the observer CPU with interrupts off */
+static void step_chunk(void *data)
+{
+	struct step_chunk *a = data;
+	struct cmn600_rt_mesh *m = a->m;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	service(m);
+	a->done = 0;
+	memset(a->newbits, 0, sizeof(a->newbits));
+	if (a->remaining) {
+		plan(m);
+		a->done = chunk_len(m, a->remaining);
+		advance(m, a->done, a->newbits);
+	}
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+static void on_observer(struct cmn600_rt_mesh *m, smp_call_func_t fn, void *arg)
+{
+	unsigned int tries;
+
+	/* the observer may go offline between the lookup and the call */
+	for (tries = 0; tries < 3; tries++)
+		if (!smp_call_function_single(observer_cpu(m), fn, arg, 1))
+			return;
+	fn(arg);
 }
 
 /**
@@ -612,25 +748,293 @@ static void advance(struct cmn600_rt_mesh *m, u64 c)
  * @m: the mesh
  * @cycles: number of cycles, any u64
  *
- * Sleeps while the driver handles overflow interrupts.
+ * Each chunk runs on the observer CPU with interrupts off; between chunks
+ * this sleeps while the driver handles overflow interrupts.
  */
 void cmn600_rt_step(struct cmn600_rt_mesh *m, u64 cycles)
 {
-	while (cycles) {
+	struct step_chunk a = { .m = m, .remaining = cycles };
+	unsigned int i;
+
+	resolve_irqs(m);
+	do {
+		on_observer(m, step_chunk, &a);
+		a.remaining -= a.done;
+		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+			if (a.newbits[i])
+				raise_and_wait(m, i, a.newbits[i]);
+	} while (a.remaining);
+	/* what the driver wrote last, for instance a snapshot request */
+	on_observer(m, step_chunk, &a);
+}
+
+/*
+ * Free-running clock: one tick, in hard-irq context on the observer CPU
+ * with m->lock held. Counts the pending cycles in chunks; a chunk that
+ * raises an interrupt ends the tick, and nothing more is counted until the
+ * driver has cleared the flag (it handles the interrupt as soon as the
+ * hrtimer returns) or IRQ_TIMEOUT_MS has passed. Cycles not counted stay
+ * pending for the next tick.
+ */
+static void free_tick(struct cmn600_rt_mesh *m, u64 now)
+{
+	u64 newbits[CMN600_MODEL_MAX_DTCS];
+	bool held = false, raised = false;
+	unsigned int i;
+
+	service(m);
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		struct rt_dtc *dtc = &m->dtcs[i];
+
+		if (!dtc->present || !dtc->wait_bits)
+			continue;
+		dtc->wait_bits &= rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+		if (dtc->wait_bits && now - dtc->wait_since > IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
+			pr_warn_ratelimited("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
+					    m->index, i, (unsigned long long)dtc->wait_bits,
+					    IRQ_TIMEOUT_MS);
+			dtc->wait_bits = 0;
+		}
+		if (dtc->wait_bits)
+			held = true;
+	}
+	if (held)
+		return;
+	while (m->pending && !raised) {
 		u64 c;
 
-		service(m);
 		plan(m);
-		c = chunk_len(m, cycles);
-		advance(m, c);
-		cycles -= c;
+		c = chunk_len(m, m->pending);
+		advance(m, c, newbits);
+		m->pending -= c;
+		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+			struct rt_dtc *dtc = &m->dtcs[i];
+
+			if (!newbits[i] || !raise_irq(m, i))
+				continue;
+			dtc->irqs++;
+			dtc->wait_bits |= newbits[i];
+			dtc->wait_since = now;
+			raised = true;
+		}
+		if (m->pending && !raised)
+			service(m);
 	}
-	service(m);
+}
+
+/* Turn the wall time since the last tick into pending cycles (m->lock held) */
+static u64 clock_elapsed(struct cmn600_rt_mesh *m)
+{
+	u64 now = ktime_get_ns(), ns;
+
+	/* ns * MHz = thousandths of a cycle; an hour bounds the product */
+	ns = min_t(u64, now - m->last_ns, 3600 * NSEC_PER_SEC);
+	m->last_ns = now;
+	m->pending += div_u64_rem(ns * m->freq_mhz + m->frac, 1000, &m->frac);
+	return now;
+}
+
+/*
+ * Meshes whose clock runs, for the probe below. Lock order: clocks_lock,
+ * then a mesh's lock.
+ */
+static LIST_HEAD(running_clocks);
+static DEFINE_RAW_SPINLOCK(clocks_lock);
+static DEFINE_MUTEX(probe_mutex);
+static bool probe_registered;
+
+/*
+ * perf brackets every reprogramming of a PMU (rotation of multiplexed
+ * events, add, del, disable) with perf_pmu_disable() on the CPU that owns
+ * the events. Hardware counts continuously, so bring the counters up to
+ * the present right there, before the driver reads or reprograms them:
+ * the time since the last tick then counts for the configuration that was
+ * live during it, on the observer CPU's own timeline, however late the
+ * tick would have been (a starved vCPU runs perf's and the model's expired
+ * timers in expiry order). Only system-wide PMUs (uncore, like both CMN
+ * drivers) are of interest.
+ */
+static int pmu_disable_probe(struct kprobe *p, struct pt_regs *regs)
+{
+	struct pmu *pmu = (struct pmu *)regs_get_kernel_argument(regs, 0);
+	unsigned int cpu = smp_processor_id();
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+
+	if (!pmu || pmu->task_ctx_nr != perf_invalid_context)
+		return 0;
+	raw_spin_lock_irqsave(&clocks_lock, flags);
+	list_for_each_entry(m, &running_clocks, clock_node) {
+		raw_spin_lock(&m->lock);
+		if (m->clock_on && observer_cpu(m) == cpu)
+			free_tick(m, clock_elapsed(m));
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&clocks_lock, flags);
+	return 0;
+}
+
+static struct kprobe pmu_disable_kprobe = {
+	.symbol_name = "perf_pmu_disable",
+	.pre_handler = pmu_disable_probe,
+};
+
+static void probe_register(void)
+{
+	int ret;
+
+	mutex_lock(&probe_mutex);
+	if (!probe_registered) {
+		ret = register_kprobe(&pmu_disable_kprobe);
+		if (ret)
+			pr_info_once("no probe on perf_pmu_disable (%d): ticks only\n", ret);
+		else
+			probe_registered = true;
+	}
+	mutex_unlock(&probe_mutex);
+}
+
+/**
+ * cmn600_rt_exit() - release what the runtime holds beyond the meshes
+ *
+ * Call after every mesh was destroyed.
+ */
+void cmn600_rt_exit(void)
+{
+	mutex_lock(&probe_mutex);
+	if (probe_registered)
+		unregister_kprobe(&pmu_disable_kprobe);
+	probe_registered = false;
+	mutex_unlock(&probe_mutex);
+}
+
+static enum hrtimer_restart clock_expiry(struct hrtimer *timer)
+{
+	struct cmn600_rt_mesh *m = container_of(timer, struct cmn600_rt_mesh, timer);
+	unsigned long flags;
+	u64 now;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	if (!m->clock_on) {
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+		return HRTIMER_NORESTART;
+	}
+	now = clock_elapsed(m);
+	if (observer_cpu(m) != smp_processor_id()) {
+		/* the interrupt moved (affinity, hotplug): follow it */
+		queue_work(system_wq, &m->handoff);
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+		return HRTIMER_NORESTART;
+	}
+	free_tick(m, now);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	hrtimer_forward_now(timer, ns_to_ktime(TICK_NS));
+	return HRTIMER_RESTART;
+}
+
+/* Runs on the CPU the timer is to be pinned to */
+static void clock_arm(void *data)
+{
+	struct cmn600_rt_mesh *m = data;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	if (m->clock_on)
+		hrtimer_start(&m->timer, ns_to_ktime(TICK_NS), HRTIMER_MODE_REL_PINNED_HARD);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+static void clock_handoff(struct work_struct *work)
+{
+	struct cmn600_rt_mesh *m = container_of(work, struct cmn600_rt_mesh, handoff);
+
+	resolve_irqs(m);
+	cpus_read_lock();
+	if (smp_call_function_single(observer_cpu(m), clock_arm, m, 1)) {
+		/* no online observer: anywhere is better than stopping */
+		preempt_disable();
+		clock_arm(m);
+		preempt_enable();
+	}
+	cpus_read_unlock();
+}
+
+/**
+ * cmn600_rt_clock_start() - run the mesh's free-running clock
+ * @m: the mesh
+ * @freq_mhz: model cycles per microsecond
+ *
+ * Process context. Serialised with cmn600_rt_clock_stop() by the caller.
+ */
+void cmn600_rt_clock_start(struct cmn600_rt_mesh *m, u32 freq_mhz)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	m->freq_mhz = freq_mhz;
+	if (m->clock_on) {
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+		return;
+	}
+	m->clock_on = true;
+	m->last_ns = ktime_get_ns();
+	m->frac = 0;
+	m->pending = 0;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	probe_register();
+	raw_spin_lock_irqsave(&clocks_lock, flags);
+	list_add(&m->clock_node, &running_clocks);
+	raw_spin_unlock_irqrestore(&clocks_lock, flags);
+	clock_handoff(&m->handoff);
+}
+
+/**
+ * cmn600_rt_clock_stop() - stop the free-running clock; the mesh keeps the
+ * cycles counted so far
+ * @m: the mesh
+ *
+ * Process context; waits for a running expiry and hand-off to finish.
+ */
+void cmn600_rt_clock_stop(struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&clocks_lock, flags);
+	raw_spin_lock(&m->lock);
+	if (m->clock_on)
+		list_del(&m->clock_node);
+	m->clock_on = false;
+	raw_spin_unlock(&m->lock);
+	raw_spin_unlock_irqrestore(&clocks_lock, flags);
+	/* an expiry that saw clock_on queued the work before we took the lock */
+	cancel_work_sync(&m->handoff);
+	hrtimer_cancel(&m->timer);
+	raw_spin_lock_irqsave(&m->lock, flags);
+	m->pending = 0;
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+		m->dtcs[i].wait_bits = 0;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+void cmn600_rt_set_freq(struct cmn600_rt_mesh *m, u32 freq_mhz)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	m->freq_mhz = freq_mhz;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
 }
 
 u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m)
 {
-	return m->cycles;
+	unsigned long flags;
+	u64 c;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	c = m->cycles;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	return c;
 }
 
 /* Workload profiles */
@@ -708,7 +1112,7 @@ int cmn600_rt_profile_parse(const char *name, enum cmn600_rt_profile *p)
 }
 
 /* Every HN-F gets the profile's rates scaled by 90..110%, by logical id */
-void cmn600_rt_set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p)
+static void set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p)
 {
 	const struct profile_rate *r;
 	unsigned int i;
@@ -726,6 +1130,18 @@ void cmn600_rt_set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p)
 	}
 }
 
+void cmn600_rt_set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	set_profile(m, p);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+static int set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
+		    unsigned int event, int occupid, u32 rate);
+
 /**
  * cmn600_rt_set_rate() - set an event rate on one or every HN-F
  * @m: the mesh
@@ -739,6 +1155,18 @@ void cmn600_rt_set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p)
  */
 int cmn600_rt_set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
 		       unsigned int event, int occupid, u32 rate)
+{
+	unsigned long flags;
+	int ret;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	ret = set_rate(m, all, nodeid, event, occupid, rate);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	return ret;
+}
+
+static int set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
+		    unsigned int event, int occupid, u32 rate)
 {
 	unsigned int i, cls, found = 0;
 
@@ -763,7 +1191,7 @@ int cmn600_rt_set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
 	return found ? 0 : -EINVAL;
 }
 
-void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
+static void show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	unsigned int i, src;
 	int cls;
@@ -784,7 +1212,17 @@ void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 	}
 }
 
-void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
+/* seq_file output does not sleep, so it can be produced under the lock */
+void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	show_rates(s, m);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+static void show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	unsigned int i, e, cls;
 
@@ -804,13 +1242,33 @@ void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
 	}
 }
 
-void cmn600_rt_show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
+/* seq_file output does not sleep, so it can be produced under the lock */
+void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	show_truth(s, m);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+static void show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	unsigned int i;
 
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
 		if (m->dtcs[i].present)
 			seq_printf(s, "dtc%u %llu\n", i, (unsigned long long)m->dtcs[i].irqs);
+}
+
+/* seq_file output does not sleep, so it can be produced under the lock */
+void cmn600_rt_show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	show_irqs(s, m);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
 }
 
 void cmn600_rt_show_info(struct seq_file *s, struct cmn600_rt_mesh *m)
@@ -856,6 +1314,10 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		ret = -ENOMEM;
 		goto err;
 	}
+	raw_spin_lock_init(&m->lock);
+	hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	m->timer.function = clock_expiry;
+	INIT_WORK(&m->handoff, clock_handoff);
 	m->index = index;
 	m->fault = fault;
 	m->va = memremap(desc->base, desc->size, MEMREMAP_WB);
@@ -916,6 +1378,7 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
 		if (m->dtcs[i].present)
 			m->dtcs[i].index = rank++;
+	resolve_irqs(m);
 	*out = m;
 	return 0;
 
@@ -931,6 +1394,7 @@ void cmn600_rt_destroy(struct cmn600_rt_mesh *m)
 {
 	if (!m)
 		return;
+	cmn600_rt_clock_stop(m);
 	memunmap(m->va);
 	kfree(m->hnfs);
 	kfree(m->desc);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CMN-600 model: the behaviour behind the registers (runtime.c), as used by
- * main.c. Callers serialise every call with the model's mutex.
+ * main.c. Callers serialise every call with the model's mutex; the mesh's
+ * own raw spinlock serialises the free-running clock (a hard-irq hrtimer)
+ * with them.
  */
 #ifndef CMN600_MODEL_RUNTIME_H
 #define CMN600_MODEL_RUNTIME_H
@@ -35,6 +37,10 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		     enum cmn600_model_fault fault, struct cmn600_rt_mesh **out);
 void cmn600_rt_destroy(struct cmn600_rt_mesh *m);
 void cmn600_rt_step(struct cmn600_rt_mesh *m, u64 cycles);
+void cmn600_rt_clock_start(struct cmn600_rt_mesh *m, u32 freq_mhz);
+void cmn600_rt_clock_stop(struct cmn600_rt_mesh *m);
+void cmn600_rt_set_freq(struct cmn600_rt_mesh *m, u32 freq_mhz);
+void cmn600_rt_exit(void);
 
 const char *cmn600_rt_profile_name(enum cmn600_rt_profile p);
 int cmn600_rt_profile_parse(const char *name, enum cmn600_rt_profile *p);

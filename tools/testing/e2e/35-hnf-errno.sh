@@ -79,7 +79,7 @@ set -- $dtc
 dtcid=$(printf '0x%x' $(( ($1 << (3 + b)) | ($2 << 3) | ($3 << 2) | $4 )))
 case $hnfs in
 *" $dtcid "*) note "DTC id $dtcid is also an HN-F id: skipping nodeid_dtc" ;;
-*) expect nodeid_dtc "EINVAL 0" $P:$(printf '0x%x' $(( 0x1001 | (dtcid << 16) ))) ;;
+*) expect nodeid_dtc "EINVAL 0" "$P:$(printf '0x%x' $(( 0x1001 | (dtcid << 16) )))" ;;
 esac
 unused=
 for id in 7 3 15 0x1ff; do
@@ -87,7 +87,7 @@ for id in 7 3 15 0x1ff; do
 	unused=$((id))
 	break
 done
-expect nodeid_unused "EINVAL 0" $P:$(printf '0x%x' $(( 0x1001 | (unused << 16) )))
+expect nodeid_unused "EINVAL 0" "$P:$(printf '0x%x' $(( 0x1001 | (unused << 16) )))"
 
 # groups
 if cmn-perf open -c "$C" hw:0 > "$LC_TMP/hw" 2>&1; then
@@ -98,6 +98,7 @@ else
 fi
 expect group_sw_sibling OK -g $P:0x1 sw:0
 expect group_sw_leader OK -g -c "$C" sw:0 $P:0x1
+# shellcheck disable=SC2046 # word splitting wanted
 set -- $(lc_hnfs 0)
 bn=$(( 0x1000 | ($1 << 16) ))
 expect group_impossible "EINVAL 4" -g $P:$((bn | 1)) $P:$((bn | 2)) $P:$((bn | 3)) \

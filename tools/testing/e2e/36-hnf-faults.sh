@@ -72,6 +72,7 @@ if up nodeid_mismatch && lc_pmu_wait $P; then
 	yd=$(lc_info 0 y)
 	b=$(lc_coord_bits 0)
 	# "x y p d lid" of every hn-f line, lid defaulting to the line order
+	# shellcheck disable=SC2046 # word splitting wanted
 	set -- $(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next }
 		m == 1 && $1 == "node" && $2 == "hn-f" {
 			lid = n++

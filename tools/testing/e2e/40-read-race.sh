@@ -40,7 +40,9 @@ if modprobe arm-cmn && lc_pmu_wait arm_cmn_0; then
 	r=$(cmn-perf race -s "$SECS" -m 0 -E 1 arm_cmn_0:0x10005)
 	note "arm-cmn: $r"
 	case $r in
-	*" over=0 "*" nonmono=0 "*) fail armcmn_bug_read_race "no transient error observed in this run ($r): timing dependent, not a proof of absence" ;;
+	# Whether a read races a wrap in this run is down to timing: with
+	# nothing observed there is no result either way (not a pass).
+	*" over=0 "*" nonmono=0 "*) note "armcmn_bug_read_race: no transient error observed in this run ($r): timing dependent, no result" ;;
 	reads=*) pass armcmn_bug_read_race ;;
 	*) fail armcmn_bug_read_race "cmn-perf race: $r" ;;
 	esac

@@ -240,10 +240,12 @@ lc_batch_check() {
 			lc_fail "$__nm" "perf stat rc=$__prc: $(tail -n 3 "$__out.stdout" "$__out" 2>/dev/null | tr '\n' ' ')"
 			continue
 		fi
+		# shellcheck disable=SC2046 # word splitting wanted
 		set -- $(sed -n "${__i}p" "$LC_TMP/batch.counts")
 		__got=${1:-NA} __unit=${2:--} __pct=${3:--}
 		case $__got in NA) lc_fail "$__nm" "not counted: $(grep -v '^#' "$__out" | sed -n "${__i}p")"; continue ;; esac
 		case $__pct in 100.00|-) ;; *) lc_fail "$__nm" "multiplexed ($__pct%), count $__got"; continue ;; esac
+		# shellcheck disable=SC2046 # word splitting wanted
 		set -- $(lc_alias "$__pmu" "$__al")
 		__ev=$1 __oc=$2 __ty=$3
 		if [ "$__ty" = 3 ]; then
@@ -288,6 +290,7 @@ lc_all_aliases() {
 	__batch=''
 	__nb=0
 	for __al in $(lc_aliases "$__pmu"); do
+		# shellcheck disable=SC2046 # word splitting wanted
 		set -- $(lc_alias "$__pmu" "$__al")
 		if [ "$1" = 15 ] || [ "$3" = 3 ]; then
 			lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" "$__pmu/$__al/|$__al|*"
@@ -449,7 +452,7 @@ lc_on_dtc_xp() {
 lc_sum_rates() {
 	local __s=0 __l __kv __nd __ev __r
 	while read -r __l; do
-		__nd= __ev= __r=0
+		__nd='' __ev='' __r=0
 		for __kv in $__l; do
 			case $__kv in
 			node=*) __nd=${__kv#node=} ;;

@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -58,6 +59,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+typedef unsigned long long u64;
+
+#define __cmn_attr(list)	__attribute__(list)
+#define __printf(a, b)		__cmn_attr((format(printf, a, b)))
+#define __noreturn		__cmn_attr((__noreturn__))
 
 #define MAX_EVENTS	64
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -75,7 +82,7 @@ struct opts {
 	bool group;
 	int cpu;		/* -2: not given */
 	int pid;
-	uint64_t period;
+	u64 period;
 	unsigned int excl;	/* bit per -x name, see excl_names */
 	int nev;
 	struct ev ev[MAX_EVENTS];
@@ -90,7 +97,7 @@ static const char *const excl_names[] = {
 	"user", "kernel", "hv", "idle", "host", "guest",
 };
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static __printf(1, 2) __noreturn void die(const char *fmt, ...);
 
 static void die(const char *fmt, ...)
 {
@@ -126,11 +133,13 @@ static const char *errname(int e)
 	case EMFILE: return "EMFILE";
 	case ENOSPC: return "ENOSPC";
 	case ERANGE: return "ERANGE";
-	case ENOSYS: return "ENOSYS";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EOVERFLOW: return "EOVERFLOW";
-	default: return "EOTHER";
+	default:
+		break;
 	}
+	/* anything else by its glibc name */
+	return strerrorname_np(e) ? strerrorname_np(e) : "EOTHER";
 }
 
 static int read_file(const char *path, char *buf, size_t len)
@@ -157,10 +166,10 @@ static int read_file(const char *path, char *buf, size_t len)
 	return (int)tot;
 }
 
-static uint64_t parse_u64(const char *s)
+static u64 parse_u64(const char *s)
 {
 	char *end;
-	uint64_t v;
+	u64 v;
 
 	errno = 0;
 	v = strtoull(s, &end, 0);
@@ -372,12 +381,12 @@ static int enable_all(struct opts *o)
 }
 
 struct rd {
-	uint64_t val, ena, run;
+	u64 val, ena, run;
 };
 
 static int read_ev(const struct ev *e, struct rd *r)
 {
-	uint64_t buf[3];
+	u64 buf[3];
 	ssize_t n = read(e->fd, buf, sizeof(buf));
 
 	if (n != (ssize_t)sizeof(buf))
@@ -399,7 +408,7 @@ static int print_counts(struct opts *o)
 			rc = 1;
 			continue;
 		}
-		printf("%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", r.val, r.ena, r.run);
+		printf("%llu %llu %llu\n", r.val, r.ena, r.run);
 	}
 	fflush(stdout);
 	return rc;
@@ -452,7 +461,7 @@ static int cmd_run(int argc, char **argv)
 	return rc;
 }
 
-static volatile sig_atomic_t got_usr1, got_term;
+static atomic_bool got_usr1, got_term;
 
 static void on_sig(int sig)
 {
@@ -519,7 +528,7 @@ static int cmd_hold(int argc, char **argv)
 static char truthbuf[1 << 20];
 
 static int truth_sum(const char *file, int mesh, int eventid, int occ, int nodeid,
-		     uint64_t *sum)
+		     u64 *sum)
 {
 	char path[256], *line, *save = NULL;
 	int matched = 0;
@@ -556,7 +565,7 @@ static int cmd_truth(int argc, char **argv)
 {
 	int occ = -1, node = -1, r, mesh = 0;
 	const char *file = NULL;
-	uint64_t sum;
+	u64 sum;
 
 	if (argc >= 2 && !strcmp(argv[0], "-f")) {
 		file = argv[1];
@@ -576,7 +585,7 @@ static int cmd_truth(int argc, char **argv)
 		die("cannot read the model's truth of mesh %s", argv[0]);
 	if (r == -2)
 		die("no truth line for mesh %s event %s", argv[0], argv[1]);
-	printf("%" PRIu64 "\n", sum);
+	printf("%llu\n", sum);
 	return 0;
 }
 
@@ -598,8 +607,8 @@ static double now(void)
 static int cmd_race(int argc, char **argv)
 {
 	struct opts o;
-	uint64_t t0, t = 0, prev = 0, nreads = 0, over = 0, nonmono = 0;
-	uint64_t maxover = 0, maxdrop = 0, ntruth = 0;
+	u64 t0, t = 0, prev = 0, nreads = 0, over = 0, nonmono = 0;
+	u64 maxover = 0, maxdrop = 0, ntruth = 0;
 	struct rd r;
 	double end;
 	int bad;
@@ -645,25 +654,25 @@ static int cmd_race(int argc, char **argv)
 		if (last)
 			break;
 	}
-	printf("reads=%" PRIu64 " over=%" PRIu64 " maxover=%" PRIu64
-	       " nonmono=%" PRIu64 " maxdrop=%" PRIu64 " truths=%" PRIu64
-	       " last=%" PRIu64 " truth=%" PRIu64 "\n",
-	       nreads, over, maxover, nonmono, maxdrop, ntruth, prev, t - t0);
+	printf("reads=%llu over=%llu maxover=%llu nonmono=%llu ",
+	       nreads, over, maxover, nonmono);
+	printf("maxdrop=%llu truths=%llu last=%llu truth=%llu\n",
+	       maxdrop, ntruth, prev, t - t0);
 	close_all(&o);
 	return 0;
 }
 
 static int cmd_u64(int argc, char **argv)
 {
-	uint64_t a, b;
+	u64 a, b;
 
 	if (argc == 4 && !strcmp(argv[0], "muldiv")) {
 		unsigned __int128 p = (unsigned __int128)parse_u64(argv[1]) * parse_u64(argv[2]);
-		uint64_t c = parse_u64(argv[3]);
+		u64 c = parse_u64(argv[3]);
 
 		if (!c)
 			die("u64 muldiv: division by zero");
-		printf("%" PRIu64 "\n", (uint64_t)(p / c));
+		printf("%llu\n", (u64)(p / c));
 		return 0;
 	}
 	if (argc != 3)
@@ -671,11 +680,11 @@ static int cmd_u64(int argc, char **argv)
 	a = parse_u64(argv[1]);
 	b = parse_u64(argv[2]);
 	if (!strcmp(argv[0], "add"))
-		printf("%" PRIu64 "\n", a + b);
+		printf("%llu\n", a + b);
 	else if (!strcmp(argv[0], "sub"))
-		printf("%" PRIu64 "\n", a - b);
+		printf("%llu\n", a - b);
 	else if (!strcmp(argv[0], "mul"))
-		printf("%" PRIu64 "\n", a * b);
+		printf("%llu\n", a * b);
 	else if (!strcmp(argv[0], "cmp"))
 		printf("%s\n", a < b ? "lt" : a > b ? "gt" : "eq");
 	else
@@ -721,7 +730,7 @@ static int cmd_snap(int argc, char **argv)
 	if (write_file(out, truthbuf, (size_t)n))
 		die("snap: cannot write %s", out);
 	/* the truth was read between c0 and c1: take the middle */
-	snprintf(c0, sizeof(c0), "%" PRIu64 "\n",
+	snprintf(c0, sizeof(c0), "%llu\n",
 		 parse_u64(c0) / 2 + parse_u64(c1) / 2);
 	snprintf(out, sizeof(out), "%s.cycles", argv[0]);
 	if (write_file(out, c0, strlen(c0)))

@@ -7,9 +7,8 @@
 # the model's registers by hand through /dev/mem (busybox devmem) the way
 # the hardware reference describes them, steps the model and compares what
 # the counters show with the model's ground truth and with arithmetic done
-# here. Run with the e2e harness:
-#   E2E_EXTRA=tools/testing/cmn600-model/tests TESTS=model-selftest \
-#     MESH=default tools/testing/vm/e2e.sh
+# here. Part of `make e2e`; alone:
+#   TESTS=05-model-selftest MESH=default tools/testing/vm/e2e.sh
 # Expects the default mesh: HN-F 0x24 at XP (1,0) port 1 device 0, the DTC
 # at XP (0,0) port 0 device 0.
 # shellcheck source=/dev/null
