@@ -27,6 +27,8 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+# One make check at a time: a second one waits (stages share build dirs).
+take_lock check
 RES="$OUTD/check"
 rm -rf "$RES"
 mkdir -p "$RES"
