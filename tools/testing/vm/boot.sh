@@ -16,6 +16,9 @@
 #            the console, so WARN/lockdep splats reach the log)
 #   ECHO=1   also copy the serial output to stdout
 #   QEMU_EXTRA  more qemu arguments
+#   NUMA=2   a two-node guest (numa_args in common.sh: -smp 2, node 0 = CPU 0
+#            + the first 512 MiB, node 1 = CPU 1 + the rest of -m; QEMU then
+#            puts numa-node-id in the DTB, an SRAT in the ACPI tables)
 #
 # Exit status: 0 when the guest printed "=== CMN-GUEST-EXIT rc=0", 124 on
 # timeout, 1 otherwise. Prints "boot-to-poweroff <s>" on fd 3.
@@ -48,6 +51,12 @@ acpi)
 	exit 2
 	;;
 esac
+if [ -n "${NUMA:-}" ]; then
+	case $FW in dt) mem=${MEM_MB:-$DT_MEM_MB} ;; *) mem=${MEM_MB:-2048} ;; esac
+	na=$(numa_args "$mem") || exit 2
+	# shellcheck disable=SC2206
+	args+=($na)
+fi
 # shellcheck disable=SC2206
 [ -n "${QEMU_EXTRA:-}" ] && args+=($QEMU_EXTRA)
 

@@ -42,13 +42,76 @@ kernel_abi() {
 guest_image_dir() { echo "$GUEST/$1-arm64/image"; }
 guest_user_dir() { echo "$GUEST/user"; }
 
+# numa_args MEM_MB: with NUMA=2 in the environment, the qemu arguments for
+# a two-node guest (one CPU per node; node 0 gets the first 512 MiB of RAM,
+# node 1 the rest, so with ACPI's mem=1G both nodes still have memory in
+# Linux and the mesh regions, at the top of 1 GiB (DT) or above it (ACPI),
+# lie in node 1). Nothing without NUMA. Fails for other NUMA values.
+numa_args() {
+	case ${NUMA:-} in
+	'') return 0 ;;
+	2) ;;
+	*) log "NUMA=$NUMA: only NUMA=2 is supported"; return 1 ;;
+	esac
+	[ "$1" -gt 512 ] || { log "NUMA=2 needs more than 512 MiB"; return 1; }
+	echo "-smp 2 -object memory-backend-ram,id=m0,size=512M" \
+		"-object memory-backend-ram,id=m1,size=$(($1 - 512))M" \
+		"-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1"
+}
+
+# numa_srat_asl MEM_MB: (NUMA=2, ACPI) the source of an SRAT that replaces
+# QEMU's own (same OEM ID and table ID, higher OEM revision: the kernel's
+# initrd table upgrade, like the mesh SSDT). QEMU's SRAT lists only RAM, but
+# EDK2 reports the virt flash at 0x04000000 as WC memory, which Linux adds to
+# memblock (nomap); uncovered by any node, Linux gives up on NUMA ("no nodes
+# coverage") and fakes one node. This SRAT is QEMU's layout (GICC: CPU n in
+# node n; node 1 = RAM from 0x60000000) with node 0 starting at 0, so that
+# it covers the flash as well.
+_srat_gicc() { # NODE: CPU NODE (ACPI processor UID = MPIDR Aff0 on virt)
+	printf '[0001] Subtable Type : 03\n[0001] Length : 12\n'
+	printf '[0004] Proximity Domain : %08X\n[0004] Acpi Processor UID : %08X\n' "$1" "$1"
+	printf '[0004] Flags (decoded below) : 00000001\n Enabled : 1\n'
+	printf '[0004] Clock Domain : 00000000\n\n'
+}
+_srat_mem() { # NODE BASE LENGTH
+	printf '[0001] Subtable Type : 01\n[0001] Length : 28\n'
+	printf '[0004] Proximity Domain : %08X\n[0002] Reserved1 : 0000\n' "$1"
+	printf '[0008] Base Address : %016X\n[0008] Address Length : %016X\n' "$2" "$3"
+	printf '[0004] Reserved2 : 00000000\n[0004] Flags (decoded below) : 00000001\n'
+	printf ' Enabled : 1\n Hot Pluggable : 0\n Non-Volatile : 0\n'
+	printf '[0008] Reserved3 : 0000000000000000\n\n'
+}
+numa_srat_asl() {
+	cat <<-HDR
+		/* SRAT for a NUMA=2 guest of $1 MiB (common.sh numa_srat_asl) */
+		[0004] Signature : "SRAT"
+		[0004] Table Length : 00000000
+		[0001] Revision : 03
+		[0001] Checksum : 00
+		[0006] Oem ID : "BOCHS "
+		[0008] Oem Table ID : "BXPC    "
+		[0004] Oem Revision : 00000002
+		[0004] Asl Compiler ID : "INTL"
+		[0004] Asl Compiler Revision : 00000000
+		[0004] Table Revision : 00000001
+		[0008] Reserved : 0000000000000000
+
+	HDR
+	_srat_gicc 0
+	_srat_gicc 1
+	_srat_mem 0 0 $((0x60000000))
+	_srat_mem 1 $((0x60000000)) $((($1 - 512) << 20))
+}
+
 # dump_dts OUT.dts: QEMU's own DTB for the DT boot, dumped with the SAME
-# machine options boot.sh uses (CPU, SMP, GIC, memory), decompiled
+# machine options boot.sh uses (CPU, SMP, GIC, memory, NUMA), decompiled
 dump_dts() {
-	local raw
+	local raw na
+	na=$(numa_args "$DT_MEM_MB") || return 1
 	raw=$(mktemp /tmp/cmn-hnf-virt.XXXXXX.dtb)
+	# shellcheck disable=SC2086
 	qemu-system-aarch64 -M "virt,gic-version=$QEMU_GIC,dumpdtb=$raw" -cpu "$QEMU_CPU" \
-		-smp "$QEMU_SMP" -m "${DT_MEM_MB}M" -nographic > /dev/null 2>&1
+		-smp "$QEMU_SMP" -m "${DT_MEM_MB}M" $na -nographic > /dev/null 2>&1
 	dtc -q -I dtb -O dts -o "$1" "$raw"
 	rm -f "$raw"
 }
@@ -65,13 +128,19 @@ prepare_fw() {
 	"$VM/meshgen.py" --fw "$fw" --out-dir "$d" "$src" > "$d/meshgen.log" 2>&1 ||
 		{ echo "meshgen: $(tail -n 1 "$d/meshgen.log")"; return 1; }
 	if [ "$fw" = dt ]; then
-		dump_dts "$d/virt-raw.dts"
+		dump_dts "$d/virt-raw.dts" || { echo "dump_dts failed (NUMA=${NUMA:-})"; return 1; }
 		cat "$d/virt-raw.dts" "$d/cmn.dtsi" > "$d/virt.dts"
 		dtc -q -I dts -O dtb -o "$d/virt.dtb" "$d/virt.dts" > "$d/dtc.log" 2>&1 ||
 			{ echo "dtc: $(tail -n 1 "$d/dtc.log")"; return 1; }
 	else
 		iasl -p "$d/ssdt-cmn" "$d/ssdt-cmn.asl" > "$d/iasl.log" 2>&1 ||
 			{ echo "iasl: $(grep -m1 -i error "$d/iasl.log")"; return 1; }
+		if [ -n "${NUMA:-}" ]; then
+			numa_args 2048 > /dev/null || { echo "NUMA=$NUMA unsupported"; return 1; }
+			numa_srat_asl "$(sed -n 's/^MEM_MB=//p' "$d/boot.env")" > "$d/srat-numa.asl"
+			iasl -p "$d/srat-numa" "$d/srat-numa.asl" > "$d/iasl-srat.log" 2>&1 ||
+				{ echo "iasl srat: $(grep -m1 -i error "$d/iasl-srat.log")"; return 1; }
+		fi
 	fi
 	touch "$d/.ok"
 }
@@ -100,6 +169,8 @@ boot_initrd() {
 	if [ "$fw" = acpi ]; then
 		mkdir -p "$s/kernel/firmware/acpi"
 		cp "$fwd/ssdt-cmn.aml" "$s/kernel/firmware/acpi/"
+		# NUMA boots: the SRAT that replaces QEMU's (numa_srat_asl)
+		[ -f "$fwd/srat-numa.aml" ] && cp "$fwd/srat-numa.aml" "$s/kernel/firmware/acpi/"
 		paths=(kernel etc)
 	fi
 	(cd "$s" && find "${paths[@]}" | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out"

@@ -29,8 +29,11 @@
 #   # kernels: 6.12                        restrict to these kernels
 #   # fw: dt                               restrict to these firmwares
 #   # timeout: 120                         seconds for this script (default 120)
+#   # numa: 2                              boot a two-node NUMA guest (boot.sh
+#                                          NUMA=2: one CPU per node); such
+#                                          tests get boots of their own
 #
-# Every (kernel, fw, mesh, fault) with at least one test is ONE boot; its
+# Every (kernel, fw, mesh, fault, numa) with at least one test is ONE boot; its
 # tests run in name order, each in a fresh sh, with the modules unloaded
 # and all CPUs put back online between them. The base initramfs is built
 # once per kernel; per boot only a small uncompressed cpio (resolved mesh,
@@ -138,6 +141,12 @@ for d in "${dirs[@]}"; do
 		tk=$(header "$f" kernels)
 		tf=$(header "$f" fw)
 		to=$(header "$f" timeout)
+		nu=$(header "$f" numa)
+		nu=${nu%% *}
+		case $nu in '' | 2) ;; *)
+			log "e2e: $name: '# numa: $nu' unsupported (only 2)"
+			nu=bad ;;
+		esac
 		[[ $to =~ ^[0-9]+$ ]] || to=$TEST_TIMEOUT_DEFAULT
 		for k in "${KERNELS[@]}"; do
 			# shellcheck disable=SC2086
@@ -149,7 +158,7 @@ for d in "${dirs[@]}"; do
 					mn=$(basename "$m" .mesh)
 					MESHFILE[$mn]=$(mesh_path "$m")
 					for flt in ${faults:-none}; do
-						key="$k|$fw|$mn|$flt"
+						key="$k|$fw|$mn|$flt|$nu"
 						GROUP[$key]="${GROUP[$key]:-} /e2e/$name.sh:$to"
 						GTIME[$key]=$(( ${GTIME[$key]:-0} + to ))
 					done
@@ -227,24 +236,30 @@ parse_log() {
 # ---- boots -----------------------------------------------------------------
 mapfile -t KEYS < <(
 	for key in "${!GROUP[@]}"; do
-		IFS='|' read -r k fw mn flt <<< "$key"
+		IFS='|' read -r k fw mn flt nu <<< "$key"
 		ki=0; for x in "${KERNELS[@]}"; do [ "$x" = "$k" ] && break; ki=$((ki + 1)); done
 		fi=0; for x in "${FWS[@]}"; do [ "$x" = "$fw" ] && break; fi=$((fi + 1)); done
-		printf '%d %d %s %s\t%s\n' "$ki" "$fi" "$mn" "$flt" "$key"
+		printf '%d %d %s %s %s\t%s\n' "$ki" "$fi" "$mn" "$flt" "$nu" "$key"
 	done | sort | cut -f2)
 log "e2e: ${#KEYS[@]} boot(s), $ntests test script(s); logs in $RUN"
 
 t_all=$(date +%s)
 for key in "${KEYS[@]}"; do
-	IFS='|' read -r k fw mn flt <<< "$key"
+	IFS='|' read -r k fw mn flt nu <<< "$key"
 	label=$mn
 	[ "$flt" = none ] || label="$mn+$flt"
 	pre="e2e/$k/$fw/$label"
 	tag="$k-$fw-$label"
+	fwd="$RUN/fw-$fw-$mn"
+	# a NUMA boot has its own firmware (DTB dumped with -numa) and files
+	[ -n "$nu" ] && tag="$tag-numa$nu" && fwd="$fwd-numa$nu"
 	# shellcheck disable=SC2086
 	set -- ${GROUP[$key]}
-	fwd="$RUN/fw-$fw-$mn"
-	if ! why=$(prepare_fw "$fw" "${MESHFILE[$mn]}" "$fwd"); then
+	if [ "$nu" = bad ]; then
+		for t in "$@"; do emit_fail "$pre/$(basename "${t%:*}" .sh)" "not run: bad '# numa:' header"; done
+		continue
+	fi
+	if ! why=$(NUMA=$nu prepare_fw "$fw" "${MESHFILE[$mn]}" "$fwd"); then
 		for t in "$@"; do emit_fail "$pre/$(basename "${t%:*}" .sh)" "not run: $why"; done
 		continue
 	fi
@@ -256,7 +271,7 @@ for key in "${KEYS[@]}"; do
 	blog="$RUN/$tag.log"
 	brc=0
 	tmo=$(( ${GTIME[$key]} + 90 ))
-	KERNEL=$k FW=$fw INITRD=$initrd DTB="$fwd/virt.dtb" MEM_MB=$MEM_MB LOG=$blog \
+	KERNEL=$k FW=$fw INITRD=$initrd DTB="$fwd/virt.dtb" MEM_MB=$MEM_MB LOG=$blog NUMA=$nu \
 		LABEL="e2e $tag" TIMEOUT=$tmo "$VM/boot.sh" || brc=$?
 	rm -f "$initrd"
 	parse_log "$blog" "$pre" "$@"

@@ -28,8 +28,10 @@ Placement:
         regions follow each other from 0x80000000 (RAM Linux never uses; EDK2
         allocates from the top of RAM, far above them).
 
-``numa=`` is carried through to the resolved mesh but not described to the
-guest in either flavour yet (no DT numa-node-id, no ACPI _PXM/SRAT).
+``numa=<n>`` on a mesh line becomes ``numa-node-id = <n>`` in its DT node and
+``Name (_PXM, <n>)`` in its ACPI device. The node itself (CPUs and memory of
+node n) must exist in the guest: boot.sh NUMA=2 makes QEMU describe two nodes
+(DT numa-node-id on cpus/memory, ACPI SRAT with proximity domain = node).
 
 Only the Python standard library is used.
 """
@@ -198,6 +200,9 @@ def resolve(meshes, fw):
         if m.root % ROOT_SIZE or m.root + ROOT_SIZE > m.size:
             raise MeshError(f"line {m.lineno}: root=0x{m.root:x} not a 16 KiB block inside the region")
         m.uid = m.opt_int("uid", m.index)
+        m.numa = m.opt_int("numa", None)
+        if m.numa is not None and not 0 <= m.numa < 64:
+            raise MeshError(f"line {m.lineno}: numa={m.numa} outside 0..63")
         if m.uid in uids:
             raise MeshError(f"line {m.lineno}: uid={m.uid} used twice")
         uids.add(m.uid)
@@ -276,11 +281,11 @@ def dtsi(meshes, src):
               "\t\t\tno-map;", "\t\t};"]
     r.append("\t};")
     for m in meshes:
-        if "numa" in m.opts:
-            r.append(f"\t/* mesh {m.index}: numa={m.opts['numa']} not described (TODO) */")
         r += [f"\tcmn@{m.base:x} {{", '\t\tcompatible = "arm,cmn-600";',
               f"\t\treg = <0x{m.base >> 32:x} 0x{m.base & 0xffffffff:x} "
               f"0x{m.size >> 32:x} 0x{m.size & 0xffffffff:x}>;"]
+        if m.numa is not None:
+            r.append(f"\t\tnuma-node-id = <{m.numa}>;")
         if m.irqs:
             r.append("\t\tinterrupts = " +
                      ", ".join(f"<0x0 {spi} 0x4>" for spi in m.irqs) +
@@ -299,7 +304,10 @@ def asl(meshes, src):
         rb = m.base + m.root
         r += [f"\t\tDevice (CM{m.index:02X})", "\t\t{",
               '\t\t\tName (_HID, "ARMHC600")',
-              f"\t\t\tName (_UID, {m.uid})",
+              f"\t\t\tName (_UID, {m.uid})"]
+        if m.numa is not None:
+            r.append(f"\t\t\tName (_PXM, {m.numa})")
+        r += [
               "\t\t\tName (_CRS, ResourceTemplate ()", "\t\t\t{",
               "\t\t\t\tQWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,",
               "\t\t\t\t\tNonCacheable, ReadWrite, 0x0,",
