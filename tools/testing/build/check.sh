@@ -22,7 +22,7 @@
 # Environment: CHECK_STAGES (default "lint tools kunit e2e"), CHECK_KERNELS
 # (default "6.12 6.1"), CHECK_FWS (default "dt acpi"), CHECK_PRIMARY (the
 # guest that runs every mesh, default 6.12-dt; the others run the meshes in
-# CHECK_MESH_SUBSET, default "default two-mesh"), STAGE_TIMEOUT (s per
+# CHECK_MESH_SUBSET, default "default two-mesh numa1"), STAGE_TIMEOUT (s per
 # stage, default 3600), plus whatever the stages take (KVER12, MESH, ...).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -91,10 +91,10 @@ for st in $STAGES; do
 			for fw in ${CHECK_FWS:-dt acpi}; do
 				if [ -x "$TESTING/vm/e2e.sh" ]; then
 					# every mesh on the primary guest, the
-					# default and two-mesh systems elsewhere
+					# default, two-mesh and NUMA systems elsewhere
 					subset=
 					[ "$k-$fw" = "${CHECK_PRIMARY:-6.12-dt}" ] ||
-						subset=${CHECK_MESH_SUBSET:-default two-mesh}
+						subset=${CHECK_MESH_SUBSET:-default two-mesh numa1}
 					run_stage "e2e-$k-$fw" env KERNEL="$k" FW="$fw" \
 						MESH_SUBSET="$subset" "$TESTING/vm/e2e.sh"
 				else
