@@ -1191,6 +1191,17 @@ static int set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
 	return found ? 0 : -EINVAL;
 }
 
+/* seq_file output does not sleep, so it can be produced under the lock */
+static void show_locked(struct seq_file *s, struct cmn600_rt_mesh *m,
+			void (*show)(struct seq_file *s, struct cmn600_rt_mesh *m))
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	show(s, m);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
 static void show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	unsigned int i, src;
@@ -1212,14 +1223,9 @@ static void show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 	}
 }
 
-/* seq_file output does not sleep, so it can be produced under the lock */
 void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&m->lock, flags);
-	show_rates(s, m);
-	raw_spin_unlock_irqrestore(&m->lock, flags);
+	show_locked(s, m, show_rates);
 }
 
 static void show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
@@ -1242,14 +1248,9 @@ static void show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
 	}
 }
 
-/* seq_file output does not sleep, so it can be produced under the lock */
 void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&m->lock, flags);
-	show_truth(s, m);
-	raw_spin_unlock_irqrestore(&m->lock, flags);
+	show_locked(s, m, show_truth);
 }
 
 static void show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
@@ -1261,14 +1262,9 @@ static void show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
 			seq_printf(s, "dtc%u %llu\n", i, (unsigned long long)m->dtcs[i].irqs);
 }
 
-/* seq_file output does not sleep, so it can be produced under the lock */
 void cmn600_rt_show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&m->lock, flags);
-	show_irqs(s, m);
-	raw_spin_unlock_irqrestore(&m->lock, flags);
+	show_locked(s, m, show_irqs);
 }
 
 void cmn600_rt_show_info(struct seq_file *s, struct cmn600_rt_mesh *m)
