@@ -11,6 +11,7 @@
 #   make kunit                KUnit tests in a self-built arm64 kernel (QEMU)
 #   make e2e                  end-to-end tests in QEMU (KERNEL=, FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
+#   make fuzz                 long PMU fuzzer run in QEMU (FUZZ_SEED=, FUZZ_ITERS=)
 #   make check                everything above that tests; ends "N passed, N failed"
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
@@ -78,5 +79,10 @@ demo:
 
 check:
 	$(TESTING)/build/check.sh
+
+fuzz:
+	$(TESTING)/fuzz/run.sh
+
+.PHONY: fuzz
 
 .PHONY: all modules clean install dkms-install tools lint kunit e2e demo check
