@@ -12,6 +12,7 @@
 #   make e2e                  end-to-end tests in QEMU (KERNEL=, FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
 #   make fuzz                 long PMU fuzzer run in QEMU (FUZZ_SEED=, FUZZ_ITERS=)
+#   make stress               lifecycle/hotplug/privilege tests, full counts
 #   make check                everything above that tests; ends "N passed, N failed"
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
@@ -83,6 +84,9 @@ check:
 fuzz:
 	$(TESTING)/fuzz/run.sh
 
-.PHONY: fuzz
+stress:
+	$(TESTING)/stress/run.sh
+
+.PHONY: fuzz stress
 
 .PHONY: all modules clean install dkms-install tools lint kunit e2e demo check
