@@ -5,7 +5,7 @@
 # arm64 guest kernel(s) and the arm64 userspace pieces the guest needs.
 #
 #   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules
-#            in an rsync'ed copy of the repository ($OUTD/build/<krel>), so
+#            in an rsync'ed copy of the repository ($OUTD/build/<krel>-<tree>), so
 #            the work tree stays clean; the .ko files are collected in
 #            $OUTD/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
 #   tools    make -C tools/cmn-hnf CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 O=..
@@ -22,6 +22,10 @@
 . "$(dirname "$0")/common.sh"
 
 kernels=("$@")
+# Build copies are per work tree: rsync keeps the sources' mtimes, so in a
+# copy shared with another tree, objects built there from newer files would
+# look up to date here and another tree's driver would be tested.
+TREE=$(printf '%s' "$REPO" | md5sum | cut -c1-8)
 if [ ${#kernels[@]} -eq 0 ]; then
 	# shellcheck disable=SC2206
 	kernels=(${KERNEL:-6.12 6.1})
@@ -38,7 +42,7 @@ for k in "${kernels[@]}"; do
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
 	KD=$(kdir "$abi" arm64)
-	B="$OUTD/build/$krel"
+	B="$OUTD/build/$krel-$TREE"
 	M="$OUTD/modules/$krel"
 	mkdir -p "$B" "$M"
 	rsync -a --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
@@ -78,8 +82,8 @@ done
 BIN="$OUTD/bin"
 mkdir -p "$BIN"
 rm -f "$BIN/cmn-hnf"
-TB="$OUTD/build/user"
-TO="$OUTD/build/user-out"
+TB="$OUTD/build/user-$TREE"
+TO="$OUTD/build/user-out-$TREE"
 mkdir -p "$TB" "$TO"
 rsync -a --delete --exclude=.git "$REPO/" "$TB/"
 if [ -f "$TB/tools/cmn-hnf/Makefile" ]; then
