@@ -8,6 +8,7 @@
 #define ARM_CMN_HNF_COMPAT_H
 
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/perf_event.h>
 #include <linux/version.h>
 
@@ -37,6 +38,20 @@ cmn_hnf_cpumask_any_and_but(const struct cpumask *mask1,
 			return i;
 	}
 	return nr_cpu_ids;
+#endif
+}
+
+/* hrtimer_setup() (6.13) replaced hrtimer_init() and setting .function */
+static inline void
+cmn_hnf_hrtimer_setup(struct hrtimer *timer,
+		      enum hrtimer_restart (*fn)(struct hrtimer *),
+		      clockid_t clock, enum hrtimer_mode mode)
+{
+#if CMN_HNF_KERNEL_GE(6, 13, 0)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
 #endif
 }
 
