@@ -467,11 +467,12 @@ static void cmn_hnf_event_read(struct perf_event *event)
 
 /*
  * The DTCs count only while an event is added, the core has not disabled
- * the PMU and no transaction is open. Only a change is written.
+ * the PMU and no add transaction is open. Only a change is written.
  */
 static void cmn_hnf_apply_enable(struct cmn_hnf *cmn)
 {
-	bool on = cmn->nr_events && !cmn->core_disabled && !cmn->txn_flags;
+	bool on = cmn->nr_events && !cmn->core_disabled &&
+		  !(cmn->txn_flags & PERF_PMU_TXN_ADD);
 
 	if (on == cmn->hw_enabled)
 		return;
@@ -708,11 +709,14 @@ static void cmn_hnf_pmu_disable(struct pmu *pmu)
 }
 
 /*
- * Transactions keep every DTC stopped while a group is added or read, so the
- * members start together and are read at one instant. Group scheduling is
- * decided by add() itself: it runs the allocator on the live state and fails
- * with -ENOSPC, which makes the core cancel the whole transaction; a commit
- * therefore only has to restart the counters.
+ * An add transaction keeps every DTC stopped while a group is added, so the
+ * members start together and events moved to make room lose nothing. Group
+ * scheduling is decided by add() itself: it runs the allocator on the live
+ * state and fails with -ENOSPC, which makes the core cancel the whole
+ * transaction; a commit therefore only has to restart the counters. A read
+ * transaction does not stop counting: stopping would make every event of
+ * the mesh miss what happens while the group is read, and each member's
+ * read is consistent on its own.
  */
 static void cmn_hnf_start_txn(struct pmu *pmu, unsigned int flags)
 {
