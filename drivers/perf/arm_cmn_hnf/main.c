@@ -27,6 +27,8 @@
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
 
+#include <arm_cmn_hnf/compat.h>
+
 #include "hnf.h"
 
 /* The stock driver, which binds the same firmware nodes */
@@ -168,6 +170,14 @@ static int cmn_hnf_claim_name(struct platform_device *pdev,
 					(void *)(unsigned long)id);
 }
 
+/* Kernels before 5.14 route the line through a hint: clear it (compat.h) */
+static void cmn_hnf_irq_unhint(void *data)
+{
+	struct cmn_hnf_irq *ci = data;
+
+	cmn_hnf_irq_clear_affinity(ci->irq);
+}
+
 /* One handler per distinct line; several DTCs may share one. */
 static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 			      struct cmn_hnf *cmn)
@@ -201,7 +211,12 @@ static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 		if (ret)
 			return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
 					     irq);
-		ret = irq_set_affinity(irq, cpumask_of(cmn->cpu));
+		/* devres runs this before the free_irq() of the line */
+		ret = devm_add_action_or_reset(dev, cmn_hnf_irq_unhint,
+					       &cmn->irqs[i]);
+		if (ret)
+			return ret;
+		ret = cmn_hnf_irq_set_affinity(irq, cmn->cpu);
 		if (ret)
 			return dev_err_probe(dev, ret,
 					     "cannot route IRQ %d to CPU%u\n",

@@ -482,7 +482,7 @@ void cmn_hnf_migrate(struct cmn_hnf *cmn, unsigned int cpu)
 
 	perf_pmu_migrate_context(&cmn->pmu, cmn->cpu, cpu);
 	for (i = 0; i < cmn->num_irqs; i++)
-		irq_set_affinity(cmn->irqs[i].irq, cpumask_of(cpu));
+		cmn_hnf_irq_set_affinity(cmn->irqs[i].irq, cpu);
 	WRITE_ONCE(cmn->cpu, cpu);
 }
 
