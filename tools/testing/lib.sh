@@ -160,7 +160,7 @@ unpack_headers() {
 	[ -f "$kd/.cmn-hnf-ok" ] && return 0
 	rm -rf "$root"
 	mkdir -p "$root"
-	for p in "linux-headers-$abi-$fl" "linux-headers-$abi-common" "$kb"; do
+	for p in "linux-headers-$abi-$fl:$fl" "linux-headers-$abi-common" "$kb"; do
 		dpkg -x "$(suite_deb_of "${DEB_SUITE:-host}" "$p")" "$root"
 	done
 	# (7.x flavour Makefiles also name their own directory, KBUILD_OUTPUT)
@@ -184,21 +184,11 @@ unpack_headers() {
 
 # fetch_headers: Debian headers for 6.12 arm64, 6.1 arm64, 6.12 amd64 and
 # 6.1 amd64 (ABIs from resolve_kvers). Prints nothing; use kdir afterwards.
+# (The other series: fetch_kernel_headers.)
 fetch_headers() {
 	resolve_kvers
-	local kb12="linux-kbuild-$KVER12" kb61="linux-kbuild-6.1"
-
-	lock_open headers
-	timed "download headers (4 kernels)" fetch_debs \
-		"linux-headers-$KVER12-arm64:arm64" "linux-headers-$KVER12-amd64" \
-		"linux-headers-$KVER12-common" "$kb12" \
-		"linux-headers-$KVER61-arm64:arm64" "linux-headers-$KVER61-amd64" \
-		"linux-headers-$KVER61-common" "$kb61"
-	unpack_headers "$KVER12" arm64 "$kb12"
-	unpack_headers "$KVER12" amd64 "$kb12"
-	unpack_headers "$KVER61" arm64 "$kb61"
-	unpack_headers "$KVER61" amd64 "$kb61"
-	lock_close
+	fetch_kernel_headers 6.12 arm64 amd64
+	fetch_kernel_headers 6.1 arm64 amd64
 }
 
 # ensure_kernel_source: extract Debian's linux-source-6.12 once into
@@ -309,7 +299,7 @@ suite_sources() {
 # except its keyring and its apt.conf.d (proxies).
 suite_init() {
 	local d="$APTD/$1"
-	[ -f "$d/apt.conf" ] && return 0
+	[ -f "$d/apt.conf" ] && [ "$d/apt.conf" -nt "${BASH_SOURCE[0]}" ] && return 0
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/etc/sources.list.d" \
 		"$d/etc/preferences.d"
 	suite_sources "$1" >"$d/etc/sources.list"
@@ -376,37 +366,77 @@ suite_debs() {
 	if [ "$1" = host ]; then echo "$DEBS"; else echo "$DEBS/$1"; fi
 }
 
+# _debs_of DIR PKG[:arch][=version]: the cached .debs of that package (of
+# that architecture, default amd64, or "all"), oldest version first
+_debs_of() {
+	local n=${2%%[:=]*} a=amd64 v='' f
+	case $2 in *:*) a=${2#*:}; a=${a%%=*} ;; esac
+	case $2 in *=*) v=${2#*=}; v=${v//:/%3a} ;; esac
+	if [ -n "$v" ]; then
+		set -- "$1/${n}_${v}_$a.deb" "$1/${n}_${v}_all.deb"
+	else
+		set -- "$1/${n}_"*"_$a.deb" "$1/${n}_"*"_all.deb"
+	fi
+	for f in "$@"; do
+		if [ -f "$f" ]; then echo "$f"; fi
+	done | sort -V
+}
+
 # suite_fetch SUITE PKG[:arch][=version]...: apt-get download into
-# suite_debs unless a .deb of that package (and version) is already there.
+# suite_debs unless a .deb of that package (and architecture and version)
+# is already there.
 suite_fetch() {
-	local s=$1 p n v d missing=()
+	local s=$1 p d missing=()
 	shift
 	d=$(suite_debs "$s")
 	mkdir -p "$d"
 	chmod 0777 "$d" 2>/dev/null || true
 	for p in "$@"; do
-		n=${p%%[:=]*}
-		v=
-		case $p in *=*) v=${p#*=} ;; esac
-		ls "$d/${n}_${v:+${v//:/%3a}_}"*.deb >/dev/null 2>&1 || missing+=("$p")
+		[ -n "$(_debs_of "$d" "$p")" ] || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	suite_update "$s"
-	if ! (cd "$d" && suite_apt "$s" apt-get download "${missing[@]}" >/dev/null 2>&1); then
-		[ -n "${SUITE_UPDATED[$s]:-}" ] && return 1
+	(cd "$d" && suite_apt "$s" apt-get download "${missing[@]}" >/dev/null 2>&1) &&
+		return 0
+	if [ -z "${SUITE_UPDATED[$s]:-}" ]; then
 		log "apt-get download ($s) failed; refreshing the package lists once"
 		suite_update "$s" force
-		(cd "$d" && suite_apt "$s" apt-get download "${missing[@]}" >/dev/null)
 	fi
+	# one by one; a version the archive lists but does not serve (404:
+	# bullseye-security's arm64 files) falls back to an older one
+	for p in "${missing[@]}"; do
+		[ -n "$(_debs_of "$d" "$p")" ] && continue
+		_fetch_one "$s" "$d" "$p" || return 1
+	done
 }
 
-# suite_deb_of SUITE PKG[=version]: path of the downloaded .deb (the newest
-# version when several are cached and none is asked for)
+# _fetch_one SUITE DIR PKG[:arch][=version]: apt-get download one package;
+# without a version, try every version the suite lists, newest first
+_fetch_one() {
+	local s=$1 d=$2 p=$3 v
+	# (no retries: a 404 stays a 404)
+	(cd "$d" && suite_apt "$s" apt-get -o Acquire::Retries=0 download "$p" \
+		>/dev/null 2>&1) && return 0
+	if [[ $p != *=* ]]; then
+		for v in $(suite_apt "$s" apt-cache madison "$p" 2>/dev/null |
+			awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -urV); do
+			if (cd "$d" && suite_apt "$s" apt-get -o Acquire::Retries=0 \
+				download "$p=$v" >/dev/null 2>&1); then
+				log "Debian $s: $p from version $v (newer ones not served)"
+				return 0
+			fi
+		done
+	fi
+	log "cannot download $p from Debian $s"
+	return 1
+}
+
+# suite_deb_of SUITE PKG[:arch][=version]: path of the downloaded .deb (the
+# newest version when several are cached and none is asked for)
 suite_deb_of() {
-	local d n=${2%%[:=]*} v='' f
-	case $2 in *=*) v=${2#*=} ;; esac
+	local d f
 	d=$(suite_debs "$1")
-	f=$(ls "$d/${n}_${v:+${v//:/%3a}_}"*.deb 2>/dev/null | sort -V | tail -1)
+	f=$(_debs_of "$d" "$2" | tail -1)
 	[ -n "$f" ] || { log "no .deb for $2 in $d"; return 1; }
 	echo "$f"
 }
@@ -482,7 +512,7 @@ kernel_pkgver() {
 	abi=$(kernel_abi "$1") || return 1
 	s=$(kernel_suite "$1")
 	suite_fetch "$s" "linux-headers-$abi-arm64:arm64" || return 1
-	f=$(suite_deb_of "$s" "linux-headers-$abi-arm64") || return 1
+	f=$(suite_deb_of "$s" "linux-headers-$abi-arm64:arm64") || return 1
 	f=${f##*/}
 	f=${f#*_}
 	echo "${f%_*}" | sed 's/%3a/:/g'
@@ -528,7 +558,7 @@ fetch_kernel_headers() {
 		suite_fetch "$s" "linux-headers-$abi-arm64:arm64" "linux-headers-$abi-common" ||
 			return 1
 		local v
-		v=$(dpkg-deb --fsys-tarfile "$(suite_deb_of "$s" "linux-headers-$abi-arm64")" |
+		v=$(dpkg-deb --fsys-tarfile "$(suite_deb_of "$s" "linux-headers-$abi-arm64:arm64")" |
 			tar -xO --wildcards '*/.kernelvariables' |
 			sed -n 's/^CC = .*gcc-\([0-9][0-9]*\)[[:space:]]*$/\1/p' | head -1)
 		ensure_toolchain "$s" "$v" >/dev/null || return 1
@@ -598,7 +628,7 @@ _patch_elf() {
 # ensure_toolchain SUITE VER: the root with SUITE's gcc-VER (once, cached);
 # prints its directory. Its usr/bin goes first in PATH for kbuild.
 ensure_toolchain() {
-	local s=$1 v=$2 d pkgs=() p n
+	local s=$1 v=$2 d pkgs=() p
 	d=$(toolchain_dir "$s" "$v")
 	if [ -f "$d/.cmn-hnf-ok" ]; then
 		echo "$d"
@@ -616,8 +646,7 @@ ensure_toolchain() {
 		rm -rf "$d"
 		mkdir -p "$d"
 		for p in "${pkgs[@]}"; do
-			n=${p%%:*}
-			dpkg -x "$(suite_deb_of "$s" "$n")" "$d" ||
+			dpkg -x "$(suite_deb_of "$s" "$p")" "$d" ||
 				{ lock_close; return 1; }
 		done
 		# shellcheck disable=SC2046

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-modules.sh [6.12|6.1 ...]: build the project's modules for Debian's
-# arm64 guest kernel(s) and the arm64 userspace pieces the guest needs.
+# build-modules.sh [5.10|6.1|6.12|7.2 ...]: build the project's modules for
+# Debian's arm64 guest kernel(s) and the arm64 userspace pieces the guest
+# needs.
 #
-#   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules
+#   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules,
+#            with the kernel's own compiler (kbuild_make in ../lib.sh)
 #            in an rsync'ed copy of the repository ($OUTD/build/<krel>), so
 #            the work tree stays clean; the .ko files are collected in
 #            $OUTD/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
@@ -29,15 +31,13 @@ fi
 JOBS=${JOBS:-$(nproc)}
 CROSS=aarch64-linux-gnu-
 
-fetch_headers >/dev/null
-
 # Kbuild subdirectories the top-level Kbuild descends into for CMN_HNF_ALL=1.
 SUBDIRS=(drivers/perf/arm_cmn_hnf tools/testing/cmn600-model)
 
 for k in "${kernels[@]}"; do
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
-	KD=$(kdir "$abi" arm64)
+	fetch_kernel_headers "$k" arm64
 	B="$OUTD/build/$krel"
 	M="$OUTD/modules/$krel"
 	mkdir -p "$B" "$M"
@@ -55,7 +55,7 @@ for k in "${kernels[@]}"; do
 			: > "$B/$d/Kbuild"
 		fi
 	done
-	if ! timed "build modules $krel" make -s -j"$JOBS" -C "$KD" M="$B" \
+	if ! timed "build modules $krel" kbuild_make "$k" arm64 -s -j"$JOBS" M="$B" \
 		CMN_HNF_ALL=1 modules > "$OUTD/build-$krel.log" 2>&1; then
 		cat "$OUTD/build-$krel.log" >&2
 		log "build-modules: module build for $krel failed (log: $OUTD/build-$krel.log)"
