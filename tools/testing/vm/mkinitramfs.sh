@@ -67,7 +67,7 @@ cpus_online
 CMN_TESTS= CMN_TIMEOUT=300
 [ -f /etc/cmn/run.conf ] && . /etc/cmn/run.conf
 export CMN_KERNEL CMN_FW CMN_MESH_NAME CMN_FAULT
-echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
+echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) perf=$(perf --version 2>/dev/null | sed 's/^perf version //') cpus=$(grep -c ^processor /proc/cpuinfo) fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
 rc=0
 for e in $CMN_TESTS; do
 	# entries are SCRIPT or SCRIPT:TIMEOUT-SECONDS
