@@ -25,8 +25,8 @@
 #   armcmn_bug_multidtc_bynodeid   bynodeid on an HN-F sharing an XP with DTC
 #                                  n>0: arm-cmn never claims a global counter
 #                                  for it, so the carries of its 16-bit local
-#                                  counter are lost (6.1, 6.12, 7.2; 5.10
-#                                  counts every event on every DTC)
+#                                  counter are lost (6.1, 6.12; 5.10 and 7.2
+#                                  count every event on every DTC)
 #   armcmn_table                   the width arm-cmn logged (dyndbg) is the
 #                                  one the table expects for this kernel
 . /e2e/lib.sh
@@ -78,7 +78,7 @@ for n in $(lc_hnfs 0); do
 	case " $misplaced $dtcbug " in *" $n "*) ;; *) good="$good $n" ;; esac
 done
 note "arm-cmn: $(dmesg | grep -m1 'ID width' | sed 's/^.*arm-cmn/arm-cmn/'); CMN-600 rule: $(lc_coord_bits 0) bits"
-note "HN-Fs: $(lc_hnfs 0 | tr '\n' ' '); arm-cmn misplaces: ${misplaced:-none}; on a DTC n>0 XP: $(lc_on_dtc_xp 0 | tr '\n' ' ')(bug here: ${dtcbug:+yes}${dtcbug:-no})"
+note "HN-Fs: $(lc_hnfs 0 | tr '\n' ' '); arm-cmn misplaces: ${misplaced:-none}; on a DTC n>0 XP: $(lc_on_dtc_xp 0 | tr '\n' ' ')(multi-DTC bug expected there: $([ -n "$dtcbug" ] && echo yes || echo no))"
 
 if [ -z "$misplaced" ]; then
 	# every alias, aggregated, exact (dtc_cycles == N is one of them)

@@ -22,18 +22,23 @@
 #   7.2   yes: 7.2.13 arm-cmn.c:377-380, same expression
 #
 # multidtc_bynodeid  A bynodeid event on a node whose XP hosts DTC n > 0 of
-#             a multi-DTC CMN-600. The node's domain is n only, so the
-#             event claims no global counter on DTC 0, and the CMN-600
-#             branch of arm_cmn_event_add() copies DTC 0's index (-1, none)
-#             for DTC n: the DTM's 16-bit carries are never counted.
+#             a multi-DTC CMN-600. A driver that puts that XP in domain n
+#             (the only domain it can know on CMN-600) makes the event claim
+#             no global counter on DTC 0, and the CMN-600 branch of
+#             arm_cmn_event_add() then copies DTC 0's index (-1, none) for
+#             DTC n: the DTM's 16-bit carries are never counted.
 #   5.10  no:  5.10.223 arm-cmn.c:979 every event uses every DTC
 #              (dtcs_used = all), one counter index on all of them
 #              (:1033-1039, :722-725)
-#   6.1   yes: 6.1.192 arm-cmn.c:1601-1611 (per-node domains),
-#              :1672-1681 ("if (j > 0) idx = hw->dtc_idx[0]")
-#   6.12  yes: 6.12.117 arm-cmn.c:1822-1832, :1897-1907
+#   6.1   yes: 6.1.192 arm-cmn.c:1947-1952 (the XP of DTC i is in domain
+#              i), :1601-1611 (per-node domains), :1672-1681
+#              ("if (j > 0) idx = hw->dtc_idx[0]")
+#   6.12  yes: 6.12.117 arm-cmn.c:2178-2183, :1822-1832, :1897-1907
 #              ("if (cmn->part == PART_CMN600 && j > 0)")
-#   7.2   yes: 7.2.13 arm-cmn.c:1823-1833, :1898-1907, same code
+#   7.2   no:  7.2.13 arm-cmn.c:2371-2372 every CMN-600 XP stays in the
+#              unknown domain (-1); 6.12's domain assignment is gone from
+#              arm_cmn_init_dtcs() (:2175-2200), so :1830-1831 claim the
+#              same counter index on every DTC for every event, as 5.10
 #
 # nodeid_mismatch  A node whose reported node id names another XP than the
 #             one it hangs under (seen on some CMN-600 silicon). Every
@@ -50,7 +55,7 @@
 ARMCMN_BUGS_5_10="nodeid_mismatch"
 ARMCMN_BUGS_6_1="2x2_nodeid multidtc_bynodeid nodeid_mismatch"
 ARMCMN_BUGS_6_12="2x2_nodeid multidtc_bynodeid nodeid_mismatch"
-ARMCMN_BUGS_7_2="2x2_nodeid multidtc_bynodeid nodeid_mismatch"
+ARMCMN_BUGS_7_2="2x2_nodeid nodeid_mismatch"
 
 # armcmn_kernel: the kernel series of the running kernel (5.10, 6.1, 6.12,
 # 7.2), from uname -r; nothing for a kernel this table does not know

@@ -7,7 +7,7 @@
 #
 #   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules,
 #            with the kernel's own compiler (kbuild_make in ../lib.sh)
-#            in an rsync'ed copy of the repository ($OUTD/build/<krel>), so
+#            in an rsync'ed copy of the repository ($OUTD/build/<tree>/<krel>), so
 #            the work tree stays clean; the .ko files are collected in
 #            $OUTD/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
 #   tools    make -C tools/cmn-hnf CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 O=..
@@ -29,6 +29,10 @@ if [ ${#kernels[@]} -eq 0 ]; then
 	kernels=(${KERNEL:-6.12 6.1})
 fi
 JOBS=${JOBS:-$(nproc)}
+# Build copies are kept per source tree (incremental builds): two work trees
+# sharing the cache must never see each other's objects, whose timestamps
+# can be newer than the other tree's sources.
+TREE=$(printf '%s' "$REPO" | md5sum | cut -c1-8)
 CROSS=aarch64-linux-gnu-
 
 # Kbuild subdirectories the top-level Kbuild descends into for CMN_HNF_ALL=1.
@@ -38,7 +42,7 @@ for k in "${kernels[@]}"; do
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
 	fetch_kernel_headers "$k" arm64
-	B="$OUTD/build/$krel"
+	B="$OUTD/build/$TREE/$krel"
 	M="$OUTD/modules/$krel"
 	mkdir -p "$B" "$M"
 	rsync -a --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
@@ -78,8 +82,8 @@ done
 BIN="$OUTD/bin"
 mkdir -p "$BIN"
 rm -f "$BIN/cmn-hnf"
-TB="$OUTD/build/user"
-TO="$OUTD/build/user-out"
+TB="$OUTD/build/$TREE/user"
+TO="$OUTD/build/$TREE/user-out"
 mkdir -p "$TB" "$TO"
 rsync -a --delete --exclude=.git "$REPO/" "$TB/"
 if [ -f "$TB/tools/cmn-hnf/Makefile" ]; then
