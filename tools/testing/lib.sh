@@ -191,30 +191,53 @@ fetch_headers() {
 	fetch_kernel_headers 6.1 arm64 amd64
 }
 
-# ensure_kernel_source: extract Debian's linux-source-6.12 once into
-# $CACHE/src/linux-source-6.12-<package version> and set KSRC to it (for
-# checkpatch.pl and the KUnit kernel build).
+# ensure_kernel_source [SERIES]: extract Debian's linux-source-<SERIES>
+# (default 6.12, the host's; 7.2 from sid, downloaded into the cache) once
+# into $CACHE/src/linux-source-<SERIES>-<package version> and set KSRC to it
+# (for checkpatch.pl and the KUnit kernel builds) and KSRC_VERSION.
 ensure_kernel_source() {
-	local tarball=/usr/src/linux-source-6.12.tar.xz ver
+	local k=${1:-6.12} s ver deb tarball
 
-	if [ ! -f "$tarball" ]; then
-		timed "apt-get install linux-source-6.12" apt-get install -y -qq \
-			--no-install-recommends linux-source-6.12 >/dev/null
+	s=$(kernel_suite "$k") || return 1
+	if [ "$s" = host ]; then
+		tarball=/usr/src/linux-source-$k.tar.xz
+		if [ ! -f "$tarball" ]; then
+			timed "apt-get install linux-source-$k" apt-get install -y -qq \
+				--no-install-recommends "linux-source-$k" >/dev/null
+		fi
+		ver=$(dpkg-query -W -f='${Version}' "linux-source-$k")
+	else
+		# the source of the kernel the guests boot
+		ver=$(kernel_pkgver "$k") || return 1
+		timed "download linux-source-$k $ver ($s)" \
+			suite_fetch "$s" "linux-source-$k=$ver" || return 1
+		deb=$(suite_deb_of "$s" "linux-source-$k=$ver") || return 1
 	fi
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-	KSRC="$CACHE/src/linux-source-6.12-$ver"
+	KSRC="$CACHE/src/linux-source-$k-$ver"
 	KSRC_VERSION=$ver
 	lock_open kernel-source
 	if [ ! -f "$KSRC/.cmn-hnf-ok" ]; then
 		rm -rf "$KSRC" "$KSRC.tmp"
 		mkdir -p "$KSRC.tmp"
-		timed "extract linux-source-6.12 $ver" \
-			tar -xJf "$tarball" -C "$KSRC.tmp" --strip-components=1
+		if [ -n "${deb:-}" ]; then
+			timed "extract linux-source-$k $ver" _extract_source_deb \
+				"$deb" "$k" "$KSRC.tmp"
+		else
+			timed "extract linux-source-$k $ver" \
+				tar -xJf "$tarball" -C "$KSRC.tmp" --strip-components=1
+		fi
 		mv "$KSRC.tmp" "$KSRC"
 		touch "$KSRC/.cmn-hnf-ok"
 	fi
 	lock_close
 	export KSRC KSRC_VERSION
+}
+
+# _extract_source_deb DEB SERIES DIR: the kernel tree inside a
+# linux-source-<SERIES> package, unpacked into DIR
+_extract_source_deb() {
+	dpkg-deb --fsys-tarfile "$1" | tar -xO "./usr/src/linux-source-$2.tar.xz" |
+		tar -xJ -C "$3" --strip-components=1
 }
 
 # lock_open NAME / lock_close: a lock held only around a critical section

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc
+# subset-meshes: 2x2@dt 4x2-2dtc@dt
 # timeout: 600
 #
 # Cross-check of the model with Debian's stock arm-cmn driver (an

@@ -19,14 +19,14 @@
 # A part whose sources do not exist yet is reported on stderr ("not built")
 # and simply missing from the outputs; tests needing it then fail in the
 # guest. A part that exists but fails to build fails this script.
-# Default kernels: $KERNEL if set, else both.
+# Default kernels: $KERNEL if set, else all four.
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
 	# shellcheck disable=SC2206
-	kernels=(${KERNEL:-6.12 6.1})
+	kernels=(${KERNEL:-$(kernel_series_all)})
 fi
 JOBS=${JOBS:-$(nproc)}
 # Build copies are kept per source tree (incremental builds): two work trees

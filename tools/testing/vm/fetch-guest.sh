@@ -17,7 +17,7 @@
 #     + the arm64 lib* packages of
 #     its dependency closure
 #
-# Default kernels: $KERNEL if set, else 6.12 and 6.1. Cached: a tree is
+# Default kernels: $KERNEL if set, else all four. Cached: a tree is
 # unpacked only once (stamp file .ok), keyed by ABI or perf version. Prints
 # nothing on stdout.
 # shellcheck source=common.sh
@@ -26,7 +26,7 @@
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
 	# shellcheck disable=SC2206
-	kernels=(${KERNEL:-6.12 6.1})
+	kernels=(${KERNEL:-$(kernel_series_all)})
 fi
 
 # unpack SUITE DIR PKG...: dpkg -x every package into a fresh DIR
