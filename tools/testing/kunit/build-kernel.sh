@@ -32,6 +32,7 @@ fi
 
 mkdir -p "$B"
 BLOG="$OUTD/kunit-kernel-build.log"
+[ "${KUNIT_KERNEL:-6.12}" = 6.12 ] || BLOG="$OUTD/kunit-kernel-build-$KUNIT_KERNEL.log"
 log "building KUnit arm64 kernel in $B (log: $BLOG)"
 if ! PYTHONDONTWRITEBYTECODE=1 timed "kunit.py build arm64 kernel" \
 	python3 "$SRC/tools/testing/kunit/kunit.py" build \

@@ -36,6 +36,11 @@
 #                                          point is per kernel (the arm-cmn
 #                                          cross-check) runs them on every
 #                                          kernel
+#   # subset-fw: dt                        under MESH_SUBSET, only with these
+#                                          firmwares (a test whose subject
+#                                          does not depend on the firmware
+#                                          runs on the other guests once
+#                                          per kernel)
 #   # numa: 2                              boot a two-node NUMA guest (boot.sh
 #                                          NUMA=2: one CPU per node); such
 #                                          tests get boots of their own
@@ -137,7 +142,9 @@ for d in "${dirs[@]}"; do
 		# runs every mesh on its primary guest and a subset elsewhere),
 		# plus the test's own "# subset-meshes:" (MESH[@FW]...)
 		subx=
+		subfw=
 		if [ -n "${MESH_SUBSET:-}" ]; then
+			subfw=$(header "$f" subset-fw)
 			keep=
 			for m in ${meshes:-default}; do
 				# shellcheck disable=SC2086
@@ -164,6 +171,8 @@ for d in "${dirs[@]}"; do
 			for fw in "${FWS[@]}"; do
 				# shellcheck disable=SC2086
 				[ -n "$tf" ] && ! in_list "$fw" $tf && continue
+				# shellcheck disable=SC2086
+				[ -n "$subfw" ] && ! in_list "$fw" $subfw && continue
 				fm=${meshes:-default}
 				if [ -n "${MESH_SUBSET:-}" ]; then
 					fm=$meshes
