@@ -3,10 +3,11 @@
  * Every kernel-version difference the arm_cmn_hnf modules meet, and nothing
  * else. The driver and its KUnit module build on Debian's 5.10, 6.1, 6.12
  * and 7.2 kernels (make lint); each helper names the release that changed
- * the API. Code outside this file never tests LINUX_VERSION_CODE.
+ * the API. No other file of the driver or its KUnit module tests
+ * LINUX_VERSION_CODE.
  *
  * The CMN-600 model (tools/testing/cmn600-model) must not include this
- * file: it has its own small compatibility section (cmn600_model.h).
+ * file: it has its own small compatibility header (kcompat.h).
  */
 #ifndef ARM_CMN_HNF_COMPAT_H
 #define ARM_CMN_HNF_COMPAT_H
