@@ -321,13 +321,10 @@ suite_sources() {
 # dpkg status, apt.conf). Nothing of the host's apt state is read or written
 # except its keyring and its apt.conf.d (proxies).
 suite_init() {
-	local d="$APTD/$1"
-	[ -f "$d/apt.conf" ] && [ "$d/apt.conf" -nt "${BASH_SOURCE[0]}" ] && return 0
+	local d="$APTD/$1" conf t
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/etc/sources.list.d" \
 		"$d/etc/preferences.d"
-	suite_sources "$1" >"$d/etc/sources.list"
-	: >"$d/status"
-	cat >"$d/apt.conf.tmp" <<-CONF
+	conf=$(cat <<-CONF
 		// private apt configuration for Debian $1 (tools/testing/lib.sh)
 		Dir::State::Lists "$d/lists";
 		Dir::State::status "$d/status";
@@ -344,7 +341,17 @@ suite_init() {
 		Acquire::Check-Valid-Until "false";
 		APT::Get::List-Cleanup "true";
 	CONF
-	mv "$d/apt.conf.tmp" "$d/apt.conf"
+	)
+	[ -f "$d/apt.conf" ] && [ "$(cat "$d/apt.conf")" = "$conf" ] &&
+		[ "$(cat "$d/etc/sources.list")" = "$(suite_sources "$1")" ] && return 0
+	# written whole and renamed: other runs may read them at the same time
+	[ -f "$d/status" ] || : >"$d/status"
+	t=$(mktemp "$d/.sources.XXXXXX")
+	suite_sources "$1" >"$t"
+	mv "$t" "$d/etc/sources.list"
+	t=$(mktemp "$d/.conf.XXXXXX")
+	printf '%s\n' "$conf" >"$t"
+	mv "$t" "$d/apt.conf"
 }
 
 # suite_apt SUITE apt-get|apt-cache ARGS...: run an apt command with the
