@@ -18,7 +18,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
-#include <kunit/visibility.h>
+#include <arm_cmn_hnf/compat.h>
 
 #include <arm_cmn_hnf/logic.h>
 

@@ -28,6 +28,8 @@
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
 
+#include <arm_cmn_hnf/compat.h>
+
 #include "hnf.h"
 
 /* The stock driver, which binds the same firmware nodes */
@@ -169,6 +171,14 @@ static int cmn_hnf_claim_name(struct platform_device *pdev,
 					(void *)(unsigned long)id);
 }
 
+/* Kernels before 5.14 route the line through a hint: clear it (compat.h) */
+static void cmn_hnf_irq_unhint(void *data)
+{
+	struct cmn_hnf_irq *ci = data;
+
+	cmn_hnf_irq_clear_affinity(ci->irq);
+}
+
 /*
  * Every DTC's interrupt, one handler per distinct line (several DTCs may
  * share one). The lines stay off (IRQF_NO_AUTOEN) until the hardware is in
@@ -201,13 +211,17 @@ static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 
 	for (i = 0; i < cmn->num_irqs; i++) {
 		irq = cmn->irqs[i].irq;
-		ret = devm_request_irq(dev, irq, cmn_hnf_irq_handler,
-				       IRQF_NOBALANCING | IRQF_NO_THREAD |
-				       IRQF_NO_AUTOEN,
-				       cmn->name, &cmn->irqs[i]);
+		ret = cmn_hnf_request_irq_off(dev, irq, cmn_hnf_irq_handler,
+					      IRQF_NOBALANCING | IRQF_NO_THREAD,
+					      cmn->name, &cmn->irqs[i]);
 		if (ret)
 			return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
 					     irq);
+		/* devres runs this before the free_irq() of the line */
+		ret = devm_add_action_or_reset(dev, cmn_hnf_irq_unhint,
+					       &cmn->irqs[i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

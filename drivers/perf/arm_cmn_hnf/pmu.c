@@ -858,7 +858,7 @@ int cmn_hnf_route_irqs(struct cmn_hnf *cmn, unsigned int cpu)
 	int ret;
 
 	for (i = 0; i < cmn->num_irqs; i++) {
-		ret = irq_set_affinity(cmn->irqs[i].irq, cpumask_of(cpu));
+		ret = cmn_hnf_irq_set_affinity(cmn->irqs[i].irq, cpu);
 		if (ret)
 			return ret;
 	}
@@ -881,7 +881,7 @@ void cmn_hnf_migrate(struct cmn_hnf *cmn, unsigned int cpu)
 
 	for (i = 0; i < cmn->num_irqs; i++) {
 		line = &cmn->irqs[i];
-		ret = irq_set_affinity(line->irq, cpumask_of(cpu));
+		ret = cmn_hnf_irq_set_affinity(line->irq, cpu);
 		if (!ret || line->polled)
 			continue;
 		dev_err(cmn->dev,

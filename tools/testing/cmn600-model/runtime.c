@@ -51,6 +51,7 @@
 
 #include "cmn600_model.h"
 #include "image.h"
+#include "kcompat.h"
 #include "mesh.h"
 #include "runtime.h"
 
@@ -1311,8 +1312,8 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		goto err;
 	}
 	raw_spin_lock_init(&m->lock);
-	hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	m->timer.function = clock_expiry;
+	cmn600_model_hrtimer_setup(&m->timer, clock_expiry, CLOCK_MONOTONIC,
+				   HRTIMER_MODE_REL_PINNED_HARD);
 	INIT_WORK(&m->handoff, clock_handoff);
 	m->index = index;
 	m->fault = fault;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc
+# subset-fw: dt
 # timeout: 240
 #
 # Multiplexing: three times more aggregated events than the busiest XP can
