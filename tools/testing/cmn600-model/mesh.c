@@ -668,8 +668,9 @@ static int finish_file(struct parser *ps)
 					    b->line);
 		}
 		/*
-		 * DTCs of one mesh may share an interrupt line; different
-		 * meshes may not
+		 * DTC interrupts: the DTCs of one mesh may share a line (a
+		 * CMN-600 whose DTC interrupts are wired together), two meshes
+		 * never do.
 		 */
 		for (k = 0; k < a->nr_nodes; k++) {
 			struct cmn600_model_node *n = &a->nodes[k];
@@ -682,8 +683,8 @@ static int finish_file(struct parser *ps)
 				for (l = 0; l < b->nr_nodes; l++)
 					if (b->nodes[l].has_irq && b->nodes[l].irq == n->irq)
 						return perr(ps, n->line,
-							    "irq %u already used on line %u",
-							    n->irq, b->nodes[l].line);
+							    "irq %u already used by the mesh on line %u",
+							    n->irq, b->line);
 			}
 		}
 	}

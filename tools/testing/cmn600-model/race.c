@@ -215,7 +215,7 @@ static bool race_count(struct cmn600_rt_mesh *m, u64 now, u64 *newbits)
 		if (dtc->present && dtc->active && cmrt_count_cycles(m, dtc, c))
 			newbits[i] |= cmrt_set_overflow(m, dtc, CMN600M_PMOVSR_CYCLES);
 	}
-	m->cycles += c;
+	cmrt_count_time(m, c);
 	m->race.iterations++;
 	return noted;
 }

@@ -60,6 +60,7 @@ struct cmrt_dtc {
 	unsigned int index;	/* interrupt index: rank in lid order */
 	int irq;		/* Linux irq number, 0 until found */
 	u64 irqs;		/* overflow flags raised as interrupts */
+	u64 active_cycles;	/* cycles stepped while the DTC counted */
 	u64 wait_bits;		/* free clock: raised, not yet cleared */
 	u64 wait_since;		/* free clock: ktime (ns) of the raise */
 	/* interrupt faults (irqfault.c) */
@@ -153,6 +154,7 @@ void cmrt_plan(struct cmn600_rt_mesh *m);
 u64 cmrt_events_in(const struct cmrt_ctr *c, u64 cycles);
 void cmrt_produce_all(struct cmn600_rt_mesh *m, u64 c);
 void cmrt_count_dtms(struct cmn600_rt_mesh *m);
+void cmrt_count_time(struct cmn600_rt_mesh *m, u64 c);
 bool cmrt_count_global(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, unsigned int g,
 		       u64 inc);
 bool cmrt_count_cycles(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, u64 c);

@@ -469,6 +469,17 @@ void cmrt_count_dtms(struct cmn600_rt_mesh *m)
 	}
 }
 
+/* @c cycles of the chunk passed: the mesh's and each counting DTC's time */
+void cmrt_count_time(struct cmn600_rt_mesh *m, u64 c)
+{
+	unsigned int i;
+
+	m->cycles += c;
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+		if (m->dtcs[i].present && m->dtcs[i].active)
+			m->dtcs[i].active_cycles += c;
+}
+
 /* Add @inc to global counter @g (32 bits, in a shared 64-bit word) */
 bool cmrt_count_global(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, unsigned int g,
 		       u64 inc)
@@ -687,7 +698,7 @@ static void advance(struct cmn600_rt_mesh *m, u64 c, u64 *newbits)
 			bits |= CMN600M_PMOVSR_CYCLES;
 		newbits[i] = cmrt_set_overflow(m, dtc, bits);
 	}
-	m->cycles += c;
+	cmrt_count_time(m, c);
 }
 
 struct step_chunk {
@@ -845,7 +856,23 @@ u64 cmrt_clock_elapsed(struct cmn600_rt_mesh *m)
 static LIST_HEAD(running_clocks);
 static DEFINE_RAW_SPINLOCK(clocks_lock);
 static DEFINE_MUTEX(probe_mutex);
-static bool probe_registered;
+
+/* Catch up every running clock observed from this CPU (interrupts off) */
+static void catch_up_here(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&clocks_lock, flags);
+	list_for_each_entry(m, &running_clocks, clock_node) {
+		raw_spin_lock(&m->lock);
+		if (m->clock_on && observer_cpu(m) == cpu)
+			free_tick(m, cmrt_clock_elapsed(m));
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&clocks_lock, flags);
+}
 
 /*
  * perf brackets every reprogramming of a PMU (rotation of multiplexed
@@ -861,39 +888,46 @@ static bool probe_registered;
 static int pmu_disable_probe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct pmu *pmu = (struct pmu *)regs_get_kernel_argument(regs, 0);
-	unsigned int cpu = smp_processor_id();
-	struct cmn600_rt_mesh *m;
-	unsigned long flags;
 
-	if (!pmu || pmu->task_ctx_nr != perf_invalid_context)
-		return 0;
-	raw_spin_lock_irqsave(&clocks_lock, flags);
-	list_for_each_entry(m, &running_clocks, clock_node) {
-		raw_spin_lock(&m->lock);
-		if (m->clock_on && observer_cpu(m) == cpu)
-			free_tick(m, cmrt_clock_elapsed(m));
-		raw_spin_unlock(&m->lock);
-	}
-	raw_spin_unlock_irqrestore(&clocks_lock, flags);
+	if (pmu && pmu->task_ctx_nr == perf_invalid_context)
+		catch_up_here();
 	return 0;
 }
 
-static struct kprobe pmu_disable_kprobe = {
-	.symbol_name = "perf_pmu_disable",
-	.pre_handler = pmu_disable_probe,
+/*
+ * Likewise before perf reads an event on its CPU (__perf_event_read(), the
+ * cross-call every read of an active event goes through): a count read
+ * there is current, not as old as the last tick, which a starved vCPU can
+ * make tens of milliseconds.
+ */
+static int event_read_probe(struct kprobe *p, struct pt_regs *regs)
+{
+	catch_up_here();
+	return 0;
+}
+
+static struct kprobe probes[] = {
+	{ .symbol_name = "perf_pmu_disable", .pre_handler = pmu_disable_probe },
+	{ .symbol_name = "__perf_event_read", .pre_handler = event_read_probe },
 };
+
+/* 1: registered, -1: could not be (logged once), 0: not tried yet */
+static int probe_state[ARRAY_SIZE(probes)];
 
 static void probe_register(void)
 {
+	unsigned int i;
 	int ret;
 
 	mutex_lock(&probe_mutex);
-	if (!probe_registered) {
-		ret = register_kprobe(&pmu_disable_kprobe);
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		if (probe_state[i])
+			continue;
+		ret = register_kprobe(&probes[i]);
 		if (ret)
-			pr_info_once("no probe on perf_pmu_disable (%d): ticks only\n", ret);
-		else
-			probe_registered = true;
+			pr_info("no probe on %s (%d): fewer catch-ups\n", probes[i].symbol_name,
+				ret);
+		probe_state[i] = ret ? -1 : 1;
 	}
 	mutex_unlock(&probe_mutex);
 }
@@ -905,10 +939,14 @@ static void probe_register(void)
  */
 void cmn600_rt_exit(void)
 {
+	unsigned int i;
+
 	mutex_lock(&probe_mutex);
-	if (probe_registered)
-		unregister_kprobe(&pmu_disable_kprobe);
-	probe_registered = false;
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		if (probe_state[i] > 0)
+			unregister_kprobe(&probes[i]);
+		probe_state[i] = 0;
+	}
 	mutex_unlock(&probe_mutex);
 }
 
@@ -1299,10 +1337,11 @@ static void show_counters(struct seq_file *s, struct cmn600_rt_mesh *m)
 			continue;
 		pmcr = cmrt_rd(m, dtc->off + CMN600M_DTC_PMCR);
 		ctl = cmrt_rd(m, dtc->off + CMN600M_DTC_CTL);
-		seq_printf(s, "dtc %u addr=0x%llx irq=%d active=%d intr=%d pmovsr=0x%llx cycles=%llu global=",
+		seq_printf(s, "dtc %u addr=0x%llx irq=%d active=%d intr=%d active_cycles=%llu pmovsr=0x%llx cycles=%llu global=",
 			   i, (unsigned long long)(m->desc->base + dtc->off), dtc->irq,
 			   (ctl & CMN600M_DTC_CTL_DT_EN) && (pmcr & CMN600M_PMCR_PMU_EN),
 			   !!(pmcr & CMN600M_PMCR_OVFL_INTR_EN),
+			   (unsigned long long)dtc->active_cycles,
 			   (unsigned long long)(cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) &
 						CMN600M_PMOVSR_ALL),
 			   (unsigned long long)(cmrt_rd(m, dtc->off + CMN600M_DTC_PMCCNTR) &
