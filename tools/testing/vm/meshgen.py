@@ -9,7 +9,8 @@ writes, into --out-dir:
   mesh         the resolved mesh file: the input with ``base=``, ``root=`` and
                ``uid=`` on every ``mesh`` line and ``irq=`` on every DTC node
                line (values the firmware description below also uses), for
-               the model's debugfs ``load`` file
+               the model's debugfs ``load`` file; a DTC with ``irq=none``
+               keeps it and gets no interrupt in the firmware (a fault)
   cmn.dtsi     (--fw dt) a ``/ { ... };`` block to append to the dts of QEMU's
                own dumped DTB: a reserved-memory no-map region per mesh and an
                ``arm,cmn-600`` node per mesh (reg, one SPI per DTC in DTC-lid
@@ -173,6 +174,8 @@ def resolve(meshes, fw):
     used_spis = set()
     for m in meshes:
         for _, n in dtcs(m):
+            if n["opts"].get("irq") == "none":
+                continue
             if "irq" in n["opts"]:
                 spi = num(n["opts"]["irq"], "dtc irq", n["lineno"])
                 if not 0 <= spi <= MAX_SPI:
@@ -216,6 +219,9 @@ def resolve(meshes, fw):
                 acpi_cur = align_up(acpi_cur + m.size, ALIGN)
         m.irqs = []
         for _, n in dtcs(m):
+            # irq=none: the firmware leaves this DTC's interrupt out (a fault)
+            if n["opts"].get("irq") == "none":
+                continue
             if "irq" not in n["opts"]:
                 while next_spi in used_spis:
                     next_spi += 1
