@@ -22,7 +22,29 @@
  *       the event's expected count if the event is enabled), "check:I"
  *       (read event I). Every check prints
  *         check <I> <count> <expected> ok|BAD
- *       Exit status 1 if a check was BAD.
+ *       and at the end, per event, from the model's counted totals,
+ *         hardware <I> leak=<n> gap=<n> ok|BAD
+ *       leak: events of SRC some DTM counter counted while the event was
+ *       disabled; gap: events of SRC produced while it was enabled that no
+ *       counter counted (no other event may count the same SRC).
+ *       Exit status 1 if anything was BAD.
+ *
+ *   cmn-hostile run [-p] EV... -- CMD
+ *   cmn-hostile run [-p] [-m MESH] -w SECS EV...
+ *       Opens the events (the first one pinned with -p, so perf never
+ *       rotates it out), enables them all at once (prctl), runs "sh -c CMD",
+ *       disables them all at once and reads them: one line per event,
+ *         <raw count> <time enabled> <time running>
+ *       With -w, instead of a command: waits 0.5 s for perf to settle,
+ *       reads every event, waits SECS seconds, reads them again, then
+ *       disables and reads; each line then also has the differences of the
+ *       two middle reads (a window away from the start and the end, where
+ *       perf reschedules every event as each one is enabled or disabled):
+ *         <raw> <enabled> <running> <d raw> <d enabled> <d running>
+ *       and a last line with the model's cycles of mesh MESH (default 0)
+ *       and those during which its DTC0 counted, from just before the
+ *       first of those reads to just after the second:
+ *         model <d cycles> <d active cycles>
  *
  *   cmn-hostile wraps -n CYCLES COUNTERS TRUTH0 TRUTH1
  *       Overflow flags a step of CYCLES cycles sets, per DTC, from the
@@ -58,6 +80,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -190,20 +213,25 @@ static u64 sum_lines(char *text, const struct src *s, int *matched)
 	return sum;
 }
 
-/* The model's exact total of @s on mesh @mesh */
-static u64 model_total(int mesh, const struct src *s)
+/* The model's exact total of @s on mesh @mesh, from @file (truth, counted) */
+static u64 model_file_total(int mesh, const char *file, const struct src *s)
 {
 	char path[256];
 	int matched;
 	u64 sum;
 
-	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/truth", mesh);
+	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/%s", mesh, file);
 	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
 		die("cannot read %s", path);
 	sum = sum_lines(filebuf, s, &matched);
 	if (!matched)
 		die("no line for event %d in %s", s->event, path);
 	return sum;
+}
+
+static u64 model_total(int mesh, const struct src *s)
+{
+	return model_file_total(mesh, "truth", s);
 }
 
 /* ---- events --------------------------------------------------------------- */
@@ -215,6 +243,8 @@ struct ev {
 	int fd;
 	bool on;
 	u64 expect;
+	u64 leak;	/* counted by the hardware while disabled */
+	u64 gap;	/* produced, not counted by the hardware while enabled */
 };
 
 static int pmu_number(const char *pmu, const char *file)
@@ -258,13 +288,22 @@ static void open_ev(struct ev *e)
 		die("perf_event_open %s:0x%llx: %s", e->pmu, e->attr.config, strerror(errno));
 }
 
-static u64 read_ev(const struct ev *e)
+static u64 read_ev3(const struct ev *e, u64 *ena, u64 *run)
 {
 	u64 buf[3];
 
 	if (read(e->fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 		die("read: %s", strerror(errno));
+	*ena = buf[1];
+	*run = buf[2];
 	return buf[0];
+}
+
+static u64 read_ev(const struct ev *e)
+{
+	u64 ena, run;
+
+	return read_ev3(e, &ena, &run);
 }
 
 static void ioctl_ev(const struct ev *e, bool on)
@@ -349,7 +388,7 @@ static int cmd_seq(int argc, char **argv)
 {
 	struct ev ev[MAX_EVENTS];
 	int mesh = 0, nev = 0, i, bad = 0;
-	u64 before[MAX_EVENTS];
+	u64 before[MAX_EVENTS], cbefore[MAX_EVENTS];
 
 	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
 		char spec[160], *at;
@@ -384,13 +423,23 @@ static int cmd_seq(int argc, char **argv)
 		if (!strncmp(op, "step:", 5)) {
 			char text[32];
 
-			for (k = 0; k < (unsigned int)nev; k++)
+			for (k = 0; k < (unsigned int)nev; k++) {
 				before[k] = model_total(mesh, &ev[k].src);
+				cbefore[k] = model_file_total(mesh, "counted", &ev[k].src);
+			}
 			snprintf(text, sizeof(text), "%llu", v);
 			write_model("step", text);
-			for (k = 0; k < (unsigned int)nev; k++)
-				if (ev[k].on)
-					ev[k].expect += model_total(mesh, &ev[k].src) - before[k];
+			for (k = 0; k < (unsigned int)nev; k++) {
+				u64 t = model_total(mesh, &ev[k].src) - before[k];
+				u64 c = model_file_total(mesh, "counted", &ev[k].src) - cbefore[k];
+
+				if (ev[k].on) {
+					ev[k].expect += t;
+					ev[k].gap += t - c;
+				} else {
+					ev[k].leak += c;
+				}
+			}
 			continue;
 		}
 		if (k >= (unsigned int)nev)
@@ -411,9 +460,102 @@ static int cmd_seq(int argc, char **argv)
 			die("seq: bad op '%s'", op);
 		}
 	}
-	for (i = 0; i < nev; i++)
+	for (i = 0; i < nev; i++) {
+		printf("hardware %d leak=%llu gap=%llu %s\n", i, ev[i].leak, ev[i].gap,
+		       ev[i].leak || ev[i].gap ? "BAD" : "ok");
+		bad |= ev[i].leak || ev[i].gap;
 		close(ev[i].fd);
+	}
 	return bad;
+}
+
+/* ---- run ------------------------------------------------------------------ */
+
+/* The mesh's cycles and DTC0's active cycles (model time) */
+static void model_time(int mesh, u64 *cycles, u64 *active)
+{
+	char path[256], *p;
+
+	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/cycles", mesh);
+	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		die("cannot read %s", path);
+	*cycles = num(filebuf);
+	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/counters", mesh);
+	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		die("cannot read %s", path);
+	p = strstr(filebuf, "active_cycles=");
+	if (strncmp(filebuf, "dtc 0 ", 6) || !p)
+		die("no active_cycles of DTC0 in %s", path);
+	*active = strtoull(p + strlen("active_cycles="), NULL, 10);
+}
+
+static void read_all(struct ev *ev, int nev, u64 (*r)[3])
+{
+	int i;
+
+	for (i = 0; i < nev; i++)
+		r[i][0] = read_ev3(&ev[i], &r[i][1], &r[i][2]);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static u64 r1[MAX_EVENTS][3], r2[MAX_EVENTS][3], rf[MAX_EVENTS][3];
+	struct ev ev[MAX_EVENTS];
+	u64 c1 = 0, a1 = 0, c2 = 0, a2 = 0;
+	double wait = -1;
+	bool pin = false;
+	int nev = 0, i, st = 0, mesh = 0;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-p")) {
+			pin = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "-w") && i + 1 < argc) {
+			wait = strtod(argv[++i], NULL);
+			continue;
+		}
+		if (!strcmp(argv[i], "-m") && i + 1 < argc) {
+			mesh = (int)num(argv[++i]);
+			continue;
+		}
+		if (nev == MAX_EVENTS)
+			die("run: too many events");
+		parse_ev(&ev[nev], argv[i]);
+		ev[nev].attr.pinned = pin && nev == 0;
+		open_ev(&ev[nev]);
+		nev++;
+	}
+	if (!nev || (wait < 0 && i + 1 >= argc) || (wait >= 0 && i < argc))
+		die("run: [-p] EV... -- CMD, or run [-p] [-m MESH] -w SECS EV...");
+	if (prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0))
+		die("prctl enable: %s", strerror(errno));
+	if (wait < 0) {
+		st = system(argv[i + 1]);
+	} else {
+		usleep(500000);
+		model_time(mesh, &c1, &a1);
+		read_all(ev, nev, r1);
+		usleep((useconds_t)(wait * 1e6));
+		read_all(ev, nev, r2);
+		model_time(mesh, &c2, &a2);
+	}
+	if (prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0))
+		die("prctl disable: %s", strerror(errno));
+	if (st)
+		fprintf(stderr, "cmn-hostile: command exited with status %d\n", st);
+	read_all(ev, nev, rf);
+	for (i = 0; i < nev; i++) {
+		printf("%llu %llu %llu", rf[i][0], rf[i][1], rf[i][2]);
+		if (wait >= 0)
+			printf(" %llu %llu %llu", r2[i][0] - r1[i][0], r2[i][1] - r1[i][1],
+			       r2[i][2] - r1[i][2]);
+		printf("\n");
+		close(ev[i].fd);
+	}
+	if (wait >= 0)
+		printf("model %llu %llu\n", c2 - c1, a2 - a1);
+	return 0;
 }
 
 /* ---- wraps ---------------------------------------------------------------- */
@@ -507,7 +649,7 @@ static int cmd_wraps(int argc, char **argv)
 		u64 v, ov, inc, room;
 
 		if (sscanf(line,
-			   "dtc %u addr=%*x irq=%*d active=%d intr=%d pmovsr=%llx cycles=%llu global=%159s",
+			   "dtc %u addr=%*x irq=%*d active=%d intr=%d active_cycles=%*s pmovsr=%llx cycles=%llu global=%159s",
 			   &d, &act, &in, &ov, &v, gl) == 6) {
 			char *gs = NULL, *f;
 
@@ -631,12 +773,14 @@ static int cmd_regrace(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		die("usage: cmn-hostile race|seq|wraps|regrace ...");
+		die("usage: cmn-hostile race|seq|run|wraps|regrace ...");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "race"))
 		return cmd_race(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "seq"))
 		return cmd_seq(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "wraps"))
 		return cmd_wraps(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "regrace"))
