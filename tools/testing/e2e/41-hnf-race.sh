@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# meshes: 1x1 default 4x2-2dtc
+# meshes: default 4x2-2dtc
 # timeout: 240
 #
 # Race mode (Documentation/cmn600-model.rst, "Race mode"): the model's race
@@ -20,7 +20,6 @@
 # A driver that reads without its consistency logic (global counters, local
 # counters, global again; drop a sample behind the previous one) fails
 # race/monotonic and race_iv/*.
-#   (note)                  the same reader on the stock arm-cmn
 #   race_model/late_carry   a /dev/mem reader sees a local wrap ahead of its
 #                           carry (the model alone races)
 . /e2e/lib.sh
@@ -104,12 +103,7 @@ else
 	fi
 fi
 
-# the stock driver with the same reader (a note: the evidence)
-if rmmod arm_cmn_hnf && modprobe arm-cmn && lc_pmu_wait arm_cmn_0; then
-	r=$(cmn-hostile race -s "$SECS" -m 0 1 arm_cmn_0:0x10005)
-	note "stock arm-cmn: $r"
-	rmmod arm_cmn
-fi
+rmmod arm_cmn_hnf
 note "race model: $(cat "$LC_M/mesh0/race"); $(tr '\n' ' ' < "$LC_M/mesh0/irqs")"
 
 # The model alone (no driver: /dev/mem may not touch a region a driver
