@@ -15,8 +15,9 @@
 #                       counters file) and the truth: (local + events) /
 #                       2^16 carries into each paired global counter,
 #                       (global + carries) / 2^32 wraps, (cycles + step) /
-#                       2^40 wraps of each counting DTC's cycle counter.
-#                       At least two wraps must be predicted.
+#                       2^40 wraps of each counting DTC's cycle counter
+#                       (none for a counter a driver did not pair with a
+#                       global counter).
 # Cases: slc_miss over all HN-Fs, slc_miss on one HN-F (bynodeid), and
 # dtc_cycles. A driver whose interrupt handler does nothing (or only clears
 # the flags) fails them.
@@ -77,10 +78,11 @@ irq_case() {
 		[ "$((i1 - i0))" = "$want" ] || bad=1
 		total=$((total + want))
 	done
+	# (a driver may count a bynodeid event in a combined DTM counter,
+	# which raises nothing: then none is predicted, and none may come)
+	note "$name: $total wrap(s) predicted in all"
 	if [ $bad = 1 ]; then
 		fail "irq/$name/irqs" "raised/predicted per DTC: $(echo "$exp" | tr '\n' ' ')vs $(paste "$LC_TMP/i0" "$LC_TMP/i1" | tr '\n\t' '  ')"
-	elif [ $total -lt 2 ]; then
-		fail "irq/$name/irqs" "$total wrap(s) predicted: the step is too short, void"
 	else
 		pass "irq/$name/irqs"
 	fi
