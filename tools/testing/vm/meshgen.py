@@ -153,7 +153,9 @@ def default_root(m):
 
 
 def dtcs(m):
-    """DTC nodes sorted by logical id (default: order of the dtc lines)."""
+    """DTC nodes sorted by logical id (default: order of the dtc lines),
+    leaving out those with irq=none: the firmware describes no interrupt
+    for them (a fault), and they keep irq=none in the resolved file."""
     out = []
     for i, n in enumerate(x for x in m.nodes if x["type"] == "dtc"):
         lid = num(n["opts"]["lid"], "dtc lid", n["lineno"]) if "lid" in n["opts"] else i
@@ -162,7 +164,7 @@ def dtcs(m):
     lids = [lid for lid, _ in out]
     if len(set(lids)) != len(lids):
         raise MeshError(f"line {m.lineno}: duplicate DTC lid")
-    return out
+    return [(lid, n) for lid, n in out if n["opts"].get("irq") != "none"]
 
 
 def align_up(v, a):
@@ -174,8 +176,6 @@ def resolve(meshes, fw):
     used_spis = set()
     for m in meshes:
         for _, n in dtcs(m):
-            if n["opts"].get("irq") == "none":
-                continue
             if "irq" in n["opts"]:
                 spi = num(n["opts"]["irq"], "dtc irq", n["lineno"])
                 if not 0 <= spi <= MAX_SPI:
@@ -219,9 +219,6 @@ def resolve(meshes, fw):
                 acpi_cur = align_up(acpi_cur + m.size, ALIGN)
         m.irqs = []
         for _, n in dtcs(m):
-            # irq=none: the firmware leaves this DTC's interrupt out (a fault)
-            if n["opts"].get("irq") == "none":
-                continue
             if "irq" not in n["opts"]:
                 while next_spi in used_spis:
                     next_spi += 1
