@@ -97,6 +97,9 @@ static int mesh_show(struct seq_file *s, void *unused)
 		goto out;
 	}
 	m = model.meshes[d->index];
+	if (d->what == MF_TRUTH || d->what == MF_CYCLES || d->what == MF_COUNTED ||
+	    d->what == MF_COUNTERS)
+		cmn600_rt_sync(m);
 	switch (d->what) {
 	case MF_RATE:
 		cmn600_rt_show_rates(s, m);

@@ -625,7 +625,18 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 	bool cleared;
 
 	cmrt_resolve_irqs(m);
-	if (!cmrt_raise_irq(m, lid))
+	/*
+	 * On a line shared with another DTC, the handler of that DTC's
+	 * interrupt may have served these flags already: the level fell, no
+	 * new interrupt
+	 */
+	raw_spin_lock_irqsave(&m->lock, flags);
+	cmrt_service_dtc(m, lid);
+	cleared = !(cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) & bits);
+	if (cleared)
+		dtc->irqs += hweight64(bits);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	if (cleared || !cmrt_raise_irq(m, lid))
 		return;
 	raw_spin_lock_irqsave(&m->lock, flags);
 	dtc->irqs += hweight64(bits);
@@ -1073,6 +1084,32 @@ void cmn600_rt_set_freq(struct cmn600_rt_mesh *m, u32 freq_mhz)
 	raw_spin_lock_irqsave(&m->lock, flags);
 	m->freq_mhz = freq_mhz;
 	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+/* On the observer CPU: bring a free-running clock up to now */
+static void sync_here(void *data)
+{
+	struct cmn600_rt_mesh *m = data;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	if (m->clock_on && observer_cpu(m) == smp_processor_id())
+		free_tick(m, cmrt_clock_elapsed(m));
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+/**
+ * cmn600_rt_sync() - count the free-running clock's time up to now
+ * @m: the mesh
+ *
+ * So that truth, cycles and counted read in free mode are current, not as
+ * old as the last tick. Process context; nothing to do in manual or race
+ * mode.
+ */
+void cmn600_rt_sync(struct cmn600_rt_mesh *m)
+{
+	if (READ_ONCE(m->clock_on))
+		smp_call_function_single(observer_cpu(m), sync_here, m, 1);
 }
 
 u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m)
