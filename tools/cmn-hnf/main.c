@@ -49,7 +49,8 @@ static void main_usage(FILE *f)
 		"  -h, --help         this help; 'cmn-hnf <command> --help' for a command\n");
 }
 
-int main(int argc, char **argv)
+/* main() without the name, so that cmn-hnf-fake (tests) can wrap it */
+int cmn_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "sysfs-root", required_argument, NULL, 'r' },
@@ -89,3 +90,10 @@ int main(int argc, char **argv)
 	main_usage(stderr);
 	return 2;
 }
+
+#ifndef CMN_HNF_NO_MAIN
+int main(int argc, char **argv)
+{
+	return cmn_main(argc, argv);
+}
+#endif

@@ -51,10 +51,18 @@ def telemetry(doc, _args):
         raise Bad("events: empty")
     for name, ev in events.items():
         w = f"events.{name}"
-        need(ev, ["code", "title", "description", "accesses",
-                  "architecture_defined", "product_defined"], w)
-        if not re.fullmatch(r"0x[0-9A-F]{2,4}", ev["code"]):
-            raise Bad(f"{w}.code: {ev['code']!r}")
+        need(ev, ["title", "description", "accesses",
+                  "architecture_defined", "product_defined", "eventid",
+                  "occupid", "perf_event"], w)
+        # No "code": a CPU telemetry loader must reject the file rather
+        # than count core events with HN-F numbers.
+        if "code" in ev:
+            raise Bad(f"{w}: has a core event 'code'")
+        if ev["eventid"] is not None and not 1 <= ev["eventid"] <= 0x1f:
+            raise Bad(f"{w}.eventid: {ev['eventid']!r}")
+        if not re.fullmatch(r"arm_cmn_hnf/[^/]+/|duration_time",
+                            ev["perf_event"]):
+            raise Bad(f"{w}.perf_event: {ev['perf_event']!r}")
         typed(ev, "accesses", list, w)
         typed(ev, "architecture_defined", bool, w)
         typed(ev, "product_defined", bool, w)

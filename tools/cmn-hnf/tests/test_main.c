@@ -24,10 +24,12 @@
 #include <unistd.h>
 
 #include "../cmn-hnf.h"
+#include "fake_perf.h"
 
 static char t_why[1024];
 static char tmproot[256];
 static const char *tool_path;
+static const char *fake_path;	/* cmn-hnf-fake: the tool on the fake PMU */
 static const char *doc_path;
 static const char *fixtures;
 
@@ -799,9 +801,20 @@ static bool test_metric_select(void)
 	size_t i;
 	int n;
 
+	/* the default is the first look: the level-1 metrics, nothing else */
 	T_ASSERT(!cmn_metric_select(0, NULL, sel, why, sizeof(why)), "none");
+	for (i = 0, n = 0; i < cmn_num_metrics; i++) {
+		T_ASSERT(sel[i] == (cmn_metrics[i].level == 1), "default: %s %s",
+			 cmn_metrics[i].name, sel[i] ? "selected" : "left out");
+		n += sel[i];
+	}
+	T_ASSERT(n >= 2 && n < (int)cmn_num_metrics, "default selects %d", n);
+	T_ASSERT(sel[metric_index("slc_miss_rate")] &&
+		 !sel[metric_index("sf_hit_rate")], "slc_miss_rate is level 1");
+	argv[0] = "all";
+	T_ASSERT(!cmn_metric_select(1, argv, sel, why, sizeof(why)), "all");
 	for (i = 0; i < cmn_num_metrics; i++)
-		T_ASSERT(sel[i], "default leaves %s out", cmn_metrics[i].name);
+		T_ASSERT(sel[i], "all leaves %s out", cmn_metrics[i].name);
 	argv[0] = "hnf_pocq";
 	argv[1] = "mc_retry_rate";
 	T_ASSERT(!cmn_metric_select(2, argv, sel, why, sizeof(why)), "%s", why);
@@ -1249,188 +1262,6 @@ static bool test_sha1(void)
 
 /* ---- cmn-hnf stat against a fake perf backend ---- */
 
-#define FAKE_FD		1000
-#define FAKE_MAX	4096
-
-struct fake_ev {
-	struct perf_event_attr attr;
-	int cpu, leader;
-	bool closed;
-	uint64_t val, ena, run;
-};
-
-static struct fake_ev fev[FAKE_MAX];
-static int nfev;
-static bool fake_no_groups;
-static int fake_max_group;	/* events per group the "driver" takes, 0: any */
-static bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
-static int fake_type1;		/* attr.type of the second mesh */
-
-static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
-{
-	if (nfev == FAKE_MAX)
-		return -EMFILE;
-	if (fake_no_groups && group_fd >= 0)
-		return -EINVAL;
-	if (fake_max_group && group_fd >= 0) {
-		int j, members = 0;
-
-		for (j = 0; j < nfev; j++)
-			if (!fev[j].closed && fev[j].leader == group_fd - FAKE_FD)
-				members++;
-		if (members >= fake_max_group)
-			return -EINVAL;
-	}
-	fev[nfev].attr = *attr;
-	fev[nfev].closed = false;
-	fev[nfev].cpu = cpu;
-	fev[nfev].leader = group_fd >= 0 ? group_fd - FAKE_FD : nfev;
-	fev[nfev].val = 0;
-	fev[nfev].ena = 0;
-	fev[nfev].run = 0;
-	return FAKE_FD + nfev++;
-}
-
-/* Events per read at full time */
-static uint64_t fake_rate(const struct fake_ev *e)
-{
-	uint64_t c = e->attr.config;
-	unsigned int id = c & 0xff, type = (c >> 32) & 0xf;
-	uint64_t r, w = 1;
-
-	if (type == 3)
-		return 100000;
-	switch (id) {
-	case 0x01:
-		r = e->attr.type == (unsigned int)fake_type1 ? 750 : 250;
-		break;
-	case 0x02:
-		r = 1000;
-		break;
-	case 0x04:
-		r = 50;
-		break;
-	case 0x05:
-		r = 1000;
-		break;
-	case 0x06:
-		r = 300;
-		break;
-	case 0x0c:
-		r = 10;
-		break;
-	case 0x0d:
-		r = 400;
-		break;
-	case 0x0e:
-		r = 6;
-		break;
-	case 0x0f:
-		r = 20000;
-		break;
-	case 0x18:
-		r = 2000;
-		break;
-	case 0x19:
-		r = 30;
-		break;
-	case 0x1a:
-		r = 20;
-		break;
-	default:
-		r = 0;
-	}
-	/* per HN-F: weight lid + 1 (node ids of hnfs_3x3 in order) */
-	if (c & (1 << 12)) {
-		switch ((c >> 16) & 0xffff) {
-		case 0x08:
-			w = 1;
-			break;
-		case 0x28:
-			w = 2;
-			break;
-		case 0x48:
-			w = 3;
-			break;
-		case 0x4d:
-			w = 4;
-			break;
-		default:
-			w = 0;
-		}
-	}
-	return r * w;
-}
-
-static long fake_read(int fd, void *buf, size_t len)
-{
-	uint64_t *out = buf, run;
-	int i = fd - FAKE_FD, j, n = 0;
-
-	if (i < 0 || i >= nfev || fev[i].leader != i)
-		return -1;
-	/* perf returns 0 bytes for a pinned event it could not schedule */
-	if (fake_cycles_error && (fev[i].attr.config >> 32) == 3)
-		return 0;
-	/* the cycle counter is never multiplexed, HN-F groups run half the time */
-	run = (fev[i].attr.config >> 32) == 3 ? 1000 : 500;
-	for (j = i; j < nfev; j++) {
-		if (fev[j].leader != i)
-			continue;
-		if ((size_t)(3 + n + 1) * 8 > len)
-			return -1;
-		fev[j].ena += 1000;
-		fev[j].run += run;
-		fev[j].val += fake_rate(&fev[j]) * run / 1000;
-		out[3 + n++] = fev[j].val;
-	}
-	out[0] = n;
-	out[1] = fev[i].ena;
-	out[2] = fev[i].run;
-	return (3 + n) * 8;
-}
-
-static int fake_enable(int fd)
-{
-	return fd >= FAKE_FD ? 0 : -1;
-}
-
-static void fake_close(int fd)
-{
-	if (fd >= FAKE_FD && fd < FAKE_FD + nfev)
-		fev[fd - FAKE_FD].closed = true;
-}
-
-/* Counted events (read at least once) of the group led by event @i */
-static int fake_members(int i)
-{
-	int j, n = 0;
-
-	for (j = 0; j < nfev; j++)
-		if (fev[j].ena && fev[j].leader == i)
-			n++;
-	return n;
-}
-
-/* The counted event with @config on PMU @type after @after, or -1 */
-static int fake_find(unsigned int type, uint64_t config, int after)
-{
-	int j;
-
-	for (j = after + 1; j < nfev; j++)
-		if (fev[j].ena && fev[j].attr.type == type &&
-		    fev[j].attr.config == config)
-			return j;
-	return -1;
-}
-
-static const struct cmn_perf_ops fake_ops = {
-	.open = fake_open,
-	.read = fake_read,
-	.enable = fake_enable,
-	.close = fake_close,
-};
-
 static const char *stat_root(void)
 {
 	const char *root = fresh_root("stat");
@@ -1453,7 +1284,8 @@ static bool test_stat_mesh(void)
 	fake_no_groups = false;
 	cmn_perf_ops = &fake_ops;
 	snprintf(f, sizeof(f), "%s/stat-mesh.json", tmproot);
-	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "2", "--json", NULL);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "2", "--json", "all",
+		     NULL);
 	cmn_perf_ops = saved;
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	for (i = 0; i < nfev; i++) {
@@ -1682,14 +1514,22 @@ static bool test_stat_csv(void)
 	cmn_perf_ops = saved;
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	s = slurp(f);
-	T_ASSERT(!strncmp(s, "time,pmu,hnf,nodeid,metric,value,unit,running_pct,flagged\n",
-			  58), "header: %.60s", s);
-	T_ASSERT(strstr(s, ",arm_cmn_hnf_1,all,,slc_miss_rate,75.000000,%,50.0,1"),
+#define T_CSV_HEADER "time,epoch,pmu,hnf,nodeid,kind,name,value,unit,running_pct,flagged\n"
+	T_ASSERT(!strncmp(s, T_CSV_HEADER, strlen(T_CSV_HEADER)), "header: %.70s", s);
+	T_ASSERT(strstr(s, ",arm_cmn_hnf_1,all,,metric,slc_miss_rate,75.000000,%,50.0,1"),
 		 "mesh 1 row (75%% > 50 flagged, 50%% running): %s", s);
-	T_ASSERT(strstr(s, ",total,all,,slc_miss_rate,50.000000,%,50.0,0"),
+	T_ASSERT(strstr(s, ",total,all,,metric,slc_miss_rate,50.000000,%,50.0,0"),
 		 "total row: %s", s);
-	/* header once, 2 intervals x 3 rows */
-	T_ASSERT(sh("test $(wc -l < %s) -eq 7", f) == 0, "line count");
+	/* raw counts: 125 read in half the time, scaled to 250 (fake_rate) */
+	T_ASSERT(strstr(s, ",arm_cmn_hnf_0,all,,event,cache_miss,250,events,50.0,0"),
+		 "event row: %s", s);
+	T_ASSERT(strstr(s, ",total,all,,event,slc_sf_cache_access,2000,events,50.0,0"),
+		 "total event row: %s", s);
+	/* header once, 2 intervals x 3 units x (1 metric + 2 events) */
+	T_ASSERT(sh("test $(wc -l < %s) -eq 19", f) == 0, "line count");
+	/* the epoch column is the Unix time, not the time since the start */
+	T_ASSERT(sh("awk -F, 'NR > 1 && ($2 < 1600000000 || $2 > 4000000000) { exit 1 }' %s",
+		    f) == 0, "epoch column: %s", s);
 	return true;
 }
 
@@ -1812,7 +1652,7 @@ static bool test_check_good(void)
 }
 
 /* Expected FAIL line of cmn-hnf check for an ACPI device bound to arm-cmn */
-#define T_CHECK_ACPI_BOUND	"FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm-cmn"
+#define T_CHECK_ACPI_BOUND	"FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm_cmn, add 'blacklist arm_cmn' to /etc/modprobe.d/"
 
 static bool test_check_problems(void)
 {
@@ -1846,53 +1686,122 @@ static bool test_check_problems(void)
 
 /* ---- the built tool: help texts are true ---- */
 
+static const char *const t_cmds[] = {
+	"list", "topo", "check", "stat", "metrics",
+};
+
+/*
+ * The options of "cmn-hnf CMD --help": the first word of each line of the
+ * option list ("  -I, --interval MS ..." gives -I and --interval), in
+ * @opts, blank separated; returns how many.
+ */
+static int help_options(const char *help, char *opts, size_t len)
+{
+	const char *p = strstr(help, "\nOptions:\n"), *e;
+	size_t used = 0;
+	int n = 0;
+
+	opts[0] = '\0';
+	if (!p)
+		return 0;
+	for (p = strchr(p + 1, '\n') + 1; *p == ' '; p = strchr(p, '\n') + 1) {
+		const char *q = p + 2;
+
+		if (*q == ' ')
+			q += 4;
+		while (*q == '-') {
+			for (e = q; *e && *e != ' ' && *e != ',' && *e != '\n'; e++)
+				;
+			used += snprintf(opts + used, len - used, "%.*s ",
+					 (int)(e - q), q);
+			n++;
+			if (*e != ',')
+				break;
+			q = e + 2;
+		}
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return n;
+}
+
+/* What option @opt of @cmd needs around it to be a valid command line */
+static const char *opt_context(const char *cmd, const char *opt)
+{
+	static const char *const ctx[][3] = {
+		{ "stat", "-I", "100 --print-perf" },
+		{ "stat", "--interval", "100 --print-perf" },
+		{ "stat", "-n", "1 -I 100 --print-perf" },
+		{ "stat", "--count", "1 -I 100 --print-perf" },
+		{ "stat", "--top", "3 --per-hnf --print-perf" },
+		{ "stat", "--sort", "slc_miss_rate --per-hnf --print-perf" },
+		{ "stat", "--clear", "-I 100 --print-perf" },
+		{ "stat", "--prometheus", "@/p.prom -I 10 -n 1" },
+		{ "stat", "--quiet", "--prometheus @/p.prom -I 10 -n 1" },
+		{ "stat", "-q", "--prometheus @/p.prom -I 10 -n 1" },
+		{ "stat", "--print-perf", "" },
+		{ "stat", "*", "--print-perf" },
+		{ "metrics", "--format", "perf-json" },
+		{ "metrics", "-f", "perf-json" },
+		{ "metrics", "--output-dir", "@/perf -f perf-json" },
+		{ "metrics", "-o", "@/perf -f perf-json" },
+		{ "metrics", "--exact-compat", "-f perf-json" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		if (!strcmp(ctx[i][0], cmd) &&
+		    (!strcmp(ctx[i][1], opt) || !strcmp(ctx[i][1], "*")))
+			return ctx[i][2];
+	return "";
+}
+
 static bool test_help_texts(void)
 {
-	static const char *const cmds[] = { "list", "topo", "check", "stat", "metrics" };
-	/* a value for each option that takes one */
-	static const char *const optval[][2] = {
-		{ "--interval", "100" }, { "-I", "100" }, { "--count", "1" },
-		{ "-n", "1" }, { "--top", "3" }, { "--sort", "slc_miss_rate" },
-		{ "--format", "perf-json" }, { "-f", "perf-json" },
-		{ "--sysfs-root", "/" },
-	};
-	char out[CMN_PATH_LEN], help[8192], word[64], *p, *s;
-	const char *root = stat_root();
-	size_t i, k, n;
+	char out[CMN_PATH_LEN], help[8192], opts[2048], word[64], args[512];
+	const char *root = stat_root(), *p, *c;
+	char *at;
+	size_t i, n;
 	int rc;
 
 	snprintf(out, sizeof(out), "%s/help.txt", tmproot);
 	T_ASSERT(sh("%s --help > %s", tool_path, out) == 0, "--help failed");
-	s = slurp(out);
-	for (i = 0; i < 5; i++) {
-		snprintf(word, sizeof(word), "\n  %s ", cmds[i]);
-		T_ASSERT(strstr(s, word), "--help does not list %s", cmds[i]);
+	snprintf(help, sizeof(help), "%s", slurp(out));
+	for (i = 0; i < ARRAY_SIZE(t_cmds); i++) {
+		snprintf(word, sizeof(word), "\n  %s ", t_cmds[i]);
+		T_ASSERT(strstr(help, word), "--help does not list %s", t_cmds[i]);
 	}
 	T_ASSERT(sh("%s bogus > /dev/null 2>&1", tool_path) == 2, "bogus command");
-	for (i = 0; i < 5; i++) {
-		T_ASSERT(sh("%s %s --help > %s", tool_path, cmds[i], out) == 0,
-			 "%s --help failed", cmds[i]);
+	for (i = 0; i < ARRAY_SIZE(t_cmds); i++) {
+		T_ASSERT(sh("%s %s --help > %s", tool_path, t_cmds[i], out) == 0,
+			 "%s --help failed", t_cmds[i]);
 		snprintf(help, sizeof(help), "%s", slurp(out));
-		snprintf(word, sizeof(word), "usage: cmn-hnf %s", cmds[i]);
-		T_ASSERT(strstr(help, word), "%s --help: no usage line", cmds[i]);
-		/* every option the help names is accepted */
-		for (p = help; (p = strstr(p, " -")); p++) {
-			const char *val = NULL;
-
-			for (n = 0; (isalnum((unsigned char)p[1 + n]) ||
-				     p[1 + n] == '-') && n < sizeof(word) - 1; n++)
-				word[n] = p[1 + n];
-			word[n] = '\0';
-			if (!strcmp(word, "--") || !strcmp(word, "-h") ||
-			    !strcmp(word, "--help") || strlen(word) < 2)
+		snprintf(word, sizeof(word), "usage: cmn-hnf %s", t_cmds[i]);
+		T_ASSERT(strstr(help, word), "%s --help: no usage line", t_cmds[i]);
+		T_ASSERT(help_options(help, opts, sizeof(opts)) >= 2,
+			 "%s --help: no option list", t_cmds[i]);
+		T_ASSERT(sh("%s %s --bogus-option > /dev/null 2>&1", fake_path,
+			    t_cmds[i]) == 2, "%s takes --bogus-option", t_cmds[i]);
+		/* every option the help names is accepted, on the fake PMU */
+		for (p = opts; *p; p += n + 1) {
+			n = strcspn(p, " ");
+			snprintf(word, sizeof(word), "%.*s", (int)n, p);
+			if (!strcmp(word, "-h") || !strcmp(word, "--help"))
 				continue;
-			for (k = 0; k < ARRAY_SIZE(optval); k++)
-				if (!strcmp(optval[k][0], word))
-					val = optval[k][1];
-			rc = sh("%s --sysfs-root %s %s %s %s %s > /dev/null 2>&1",
-				tool_path, root, cmds[i], word, val ? val : "",
-				!strcmp(cmds[i], "stat") ? "--print-perf" : "");
-			T_ASSERT(rc != 2, "'%s %s' is a usage error", cmds[i], word);
+			c = opt_context(t_cmds[i], word);
+			snprintf(args, sizeof(args), "%s", c);
+			at = strchr(args, '@');
+			if (at) {
+				char tail[256];
+
+				snprintf(tail, sizeof(tail), "%s", at + 1);
+				snprintf(at, sizeof(args) - (at - args), "%s%s",
+					 tmproot, tail);
+			}
+			rc = sh("%s --sysfs-root %s %s %s %s > /dev/null 2>&1",
+				fake_path, root, t_cmds[i], word, args);
+			T_ASSERT(rc == 0 || (rc == 1 && !strcmp(t_cmds[i], "check")),
+				 "'%s %s %s' exits %d", t_cmds[i], word, args, rc);
 		}
 	}
 	return true;
@@ -1980,6 +1889,8 @@ int main(int argc, char **argv)
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--tool"))
 			tool_path = argv[i + 1];
+		else if (!strcmp(argv[i], "--fake"))
+			fake_path = argv[i + 1];
 		else if (!strcmp(argv[i], "--doc"))
 			doc_path = argv[i + 1];
 		else if (!strcmp(argv[i], "--fixtures"))
@@ -1987,8 +1898,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--only"))
 			only = argv[i + 1];
 	}
-	if (!tool_path || !doc_path || !fixtures) {
-		fprintf(stderr, "usage: %s --tool BIN --doc RST --fixtures DIR [--only NAME]\n",
+	if (!tool_path || !fake_path || !doc_path || !fixtures) {
+		fprintf(stderr,
+			"usage: %s --tool BIN --fake BIN --doc RST --fixtures DIR [--only NAME]\n",
 			argv[0]);
 		return 2;
 	}
