@@ -220,7 +220,8 @@ static void check_aliases(struct check_ctx *c, const struct cmn_pmu *p)
 {
 	char path[CMN_PATH_LEN], terms[256], alias[256], why[512];
 	char wrong[512] = "";
-	uint64_t ca[3], ct[3];
+	uint64_t ca[3];
+	uint64_t ct[3];
 	int missing = 0, bad = 0, unknown = 0;
 	struct dirent *de;
 	size_t e, used = 0;

@@ -144,7 +144,19 @@ def list_json(doc, args):
         raise Bad(f"{len(doc['metrics'])} metrics, expected {args[1]}")
     for e in doc["events"]:
         need(e, ["name", "eventid", "occupid", "encoding", "description",
-                 "synonyms"], "event")
+                 "synonyms", "not_offered_by", "perf"], "event")
+        for k in ("synonyms", "not_offered_by"):
+            if not isinstance(e[k], list):
+                raise Bad(f"event {e['name']}: {k} is not a list")
+        if e["perf"] != f"arm_cmn_hnf/{e['name']}/":
+            raise Bad(f"event {e['name']}: perf {e['perf']!r}")
+    for m in doc["metrics"]:
+        for k in ("next", "events"):
+            if not isinstance(m[k], list):
+                raise Bad(f"metric {m['name']}: {k} is not a list")
+    syn = {e["name"]: e["synonyms"] for e in doc["events"]}
+    if "slc_miss" not in syn.get("cache_miss", []):
+        raise Bad(f"cache_miss synonyms {syn.get('cache_miss')}")
 
 
 def topo_json(doc, args):
@@ -168,6 +180,15 @@ def stat_json(doc, args):
             key = u["pmu"] if u["hnf"] is None else f"{u['pmu']}#{u['hnf']}"
             units[key] = u
         for a in args:
+            if a.startswith("mixed="):
+                got = line.get("imbalance", {}).get("mixed_slices")
+                if str(got).lower() != a[6:]:
+                    raise Bad(f"imbalance.mixed_slices {got}, expected {a[6:]}")
+                continue
+            if a == "epoch":
+                if not 1.6e9 < line["epoch"] < 4e9:
+                    raise Bad(f"epoch {line['epoch']}")
+                continue
             unit, rest = a.split(":", 1)
             metric, want = rest.split("=", 1)
             if unit not in units:

@@ -19,6 +19,7 @@ int nfev;
 bool fake_no_groups;
 int fake_max_group;	/* events per group the "driver" takes, 0: any */
 bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
+int fake_run_permille = 500;	/* time HN-F groups run, per 1000 */
 int fake_type1 = 10;	/* attr.type of the second mesh */
 
 static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
@@ -128,7 +129,7 @@ static long fake_read(int fd, void *buf, size_t len)
 	if (fake_cycles_error && (fev[i].attr.config >> 32) == 3)
 		return 0;
 	/* the cycle counter is never multiplexed, HN-F groups run half the time */
-	run = (fev[i].attr.config >> 32) == 3 ? 1000 : 500;
+	run = (fev[i].attr.config >> 32) == 3 ? 1000 : fake_run_permille;
 	for (j = i; j < nfev; j++) {
 		if (fev[j].leader != i)
 			continue;

@@ -22,6 +22,7 @@ extern int nfev;
 extern bool fake_no_groups;
 extern int fake_max_group;	/* events per group the "driver" takes, 0: any */
 extern bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
+extern int fake_run_permille;	/* HN-F groups run this much of 1000 */
 extern int fake_type1;		/* attr.type of the second mesh */
 extern const struct cmn_perf_ops fake_ops;
 

@@ -1684,6 +1684,371 @@ static bool test_check_problems(void)
 	return true;
 }
 
+/* ---- defects of issue 12, one test each ---- */
+
+/* Run the fake tool on the stat tree; stdout in @out, stderr in @err */
+__printf(3, 4)
+static int fake_run(const char *out, const char *err, const char *fmt, ...);
+
+static int fake_run(const char *out, const char *err, const char *fmt, ...)
+{
+	char args[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	return sh("%s --sysfs-root %s/stat %s > %s 2> %s", fake_path, tmproot,
+		  args, out, err);
+}
+
+/* 3: stat -- cmd exits with the command's status, like perf */
+static bool test_stat_exit_status(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/exit.out", tmproot);
+	snprintf(err, sizeof(err), "%s/exit.err", tmproot);
+	rc = fake_run(out, err, "stat --json slc_miss_rate -- true");
+	T_ASSERT(rc == 0, "true: exit %d", rc);
+	if (!json_check("stat", out, "arm_cmn_hnf_0:slc_miss_rate=25"))
+		return false;
+	rc = fake_run(out, err, "stat slc_miss_rate -- false");
+	T_ASSERT(rc == 1, "false: exit %d", rc);
+	T_ASSERT(strstr(slurp(out), "slc_miss_rate"), "false: no counts printed");
+	rc = fake_run(out, err, "stat slc_miss_rate -- sh -c 'exit 3'");
+	T_ASSERT(rc == 3, "exit 3: exit %d", rc);
+	rc = fake_run(out, err, "stat slc_miss_rate -- sh -c 'kill -TERM $$'");
+	T_ASSERT(rc == 128 + 15, "killed by SIGTERM: exit %d", rc);
+	/* a command that cannot run: 127, an error and no table */
+	rc = fake_run(out, err, "stat slc_miss_rate -- /nonexistent/cmd");
+	T_ASSERT(rc == 127, "missing command: exit %d", rc);
+	T_ASSERT(!*slurp(out), "missing command: a table was printed: %s", slurp(out));
+	T_ASSERT(strstr(slurp(err), "cannot run '/nonexistent/cmd'"),
+		 "missing command: %s", slurp(err));
+	/* -n ends the command: that is not a failure */
+	rc = fake_run(out, err, "stat -I 10 -n 1 slc_miss_rate -- sleep 30");
+	T_ASSERT(rc == 0, "-n with a longer command: exit %d", rc);
+	return true;
+}
+
+/* 3: a command that exits ends the interval at once (SIGCHLD) */
+static bool test_stat_sigchld(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	struct cmn_jv *v;
+	double t;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/chld.out", tmproot);
+	snprintf(err, sizeof(err), "%s/chld.err", tmproot);
+	rc = fake_run(out, err, "stat --json -I 20000 slc_miss_rate -- sleep 0.2");
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	v = cmn_jv_parse(slurp(out), NULL, 0);
+	T_ASSERT(v, "not one JSON record: %s", slurp(out));
+	t = cmn_jv_num(cmn_jv_get(v, "time"));
+	cmn_jv_free(v);
+	/* the interval is 20 s; the command's 0.2 s must end it */
+	T_ASSERT(t > 0.1 && t < 10, "the interval lasted %g s", t);
+	return true;
+}
+
+/* 4: options: order, overflow, strict numbers, conflicts */
+static bool test_stat_options(void)
+{
+	static const char *const bad[] = {
+		"-I 99999999999999999999", "-I 86400001", "-I 9", "-I 1e3",
+		"-I ' 100'", "-n 0", "-I 100 -n 99999999999999", "-I 100 -n -1",
+		"--per-hnf --top abc", "--per-hnf --top -1",
+		"--per-hnf --top 99999999999999999999", "--json --csv",
+		"-n 3", "--top 3", "--sort slc_miss_rate", "--clear",
+		"-I 100 --clear --json", "--quiet", "--quiet --json --prometheus x",
+		"--print-perf --prometheus x", "-- ", "--per-hnf --sort bogus",
+	};
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	size_t i;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/opt.out", tmproot);
+	snprintf(err, sizeof(err), "%s/opt.err", tmproot);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rc = fake_run(out, err, "stat %s", bad[i]);
+		T_ASSERT(rc == 2, "'stat %s' exits %d", bad[i], rc);
+		T_ASSERT(strstr(slurp(err), "cmn-hnf stat: "), "'stat %s': %s",
+			 bad[i], slurp(err));
+	}
+	T_ASSERT(strstr(slurp(err), "unknown metric 'bogus'"), "%s", slurp(err));
+	/* options after the metric words */
+	rc = fake_run(out, err, "stat slc -I 10 -n 1 --json");
+	T_ASSERT(rc == 0, "'stat slc -I 10 -n 1': exit %d: %s", rc, slurp(err));
+	if (!json_check("stat", out, "arm_cmn_hnf_0:sf_hit_rate=30"))
+		return false;
+	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf --top 2 pocq");
+	T_ASSERT(rc == 0 && strstr(slurp(out), "# top 2 HN-Fs"), "--top 2: %d", rc);
+	return true;
+}
+
+/* 5: one unreadable PMU is that PMU's FAIL, not "no PMU" */
+static bool test_check_broken_pmu(void)
+{
+	const char *root = fresh_root("check-broken");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	int rc;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "0", "43402", "3 3", hnfs_3x3, true);
+	/* format/eventid is a directory: reading it fails (even as root) */
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_1/format/eventid",
+		 root);
+	unlink(p);
+	mkdirs(p);
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-broken.txt", tmproot);
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(rc == 1, "exit %d", rc);
+	T_ASSERT(strstr(s, "FAIL  arm_cmn_hnf_1: cannot be read: ") &&
+		 strstr(s, "arm_cmn_hnf_1/format/eventid"), "no FAIL naming the file: %s", s);
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: CMN-600 r1p2"), "PMU 0 hidden: %s", s);
+	T_ASSERT(!strstr(s, "no arm_cmn_hnf_<n> PMU"), "reported as no PMU: %s", s);
+	T_ASSERT(strstr(s, "perf_event_paranoid=0 allows"), "later checks hidden: %s", s);
+	return true;
+}
+
+/* 5: an alias whose contents differ from the table is a FAIL */
+static bool test_check_alias_contents(void)
+{
+	const char *root = fresh_root("check-alias");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	int rc;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-alias.txt", tmproot);
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: all 38 event aliases match") ||
+		 strstr(s, "event aliases match the event table"), "good aliases: %s", s);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/cache_miss",
+		 root);
+	put(p, "eventid=0x02\n");
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/pocq_occupancy_read",
+		 root);
+	put(p, "eventid=0x0f,occupid=0x3\n");
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(rc == 1, "exit %d", rc);
+	T_ASSERT(strstr(s, "FAIL  arm_cmn_hnf_0: 2 event aliases differ from the event table") &&
+		 strstr(s, "cache_miss='eventid=0x02' (table: eventid=0x01)") &&
+		 strstr(s, "pocq_occupancy_read='eventid=0x0f,occupid=0x3'"),
+		 "mismatch not reported: %s", s);
+	return true;
+}
+
+/* 5: /proc/interrupts past 256 KiB is read whole */
+static bool test_check_big_interrupts(void)
+{
+	const char *root = fresh_root("check-irq");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	FILE *o;
+	int i;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_proc(root, 0, "0000000000000000");
+	/* 256 CPUs: ~2.8 KiB per line, the PMU's line after 400 others */
+	snprintf(p, sizeof(p), "%s/proc/interrupts", root);
+	o = fopen(p, "w");
+	T_ASSERT(o, "cannot write %s", p);
+	for (i = 0; i <= 400; i++) {
+		int cpu;
+
+		fprintf(o, "%4d:", i + 10);
+		for (cpu = 0; cpu < 256; cpu++)
+			fprintf(o, " %10d", i == 400 && cpu == 255 ? 5 : 0);
+		fprintf(o, "  GICv3 %d Level     %s\n", 100 + i,
+			i == 400 ? "arm_cmn_hnf_0" : "virtio0");
+	}
+	fclose(o);
+	T_ASSERT(sh("test $(stat -c %%s %s) -gt 1048576", p) == 0, "file too small");
+	snprintf(f, sizeof(f), "%s/check-irq.txt", tmproot);
+	run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: 1 overflow interrupt, raised 5 times"),
+		 "interrupt not found: %s", s);
+	return true;
+}
+
+/* 5: the fix when arm_cmn is built in, not a module */
+static bool test_check_builtin_arm_cmn(void)
+{
+	const char *root = fresh_root("check-builtin");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+
+	fake_device(root, "ARMHC600:00", "acpi:ARMHC600:", "arm-cmn");
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(p, sizeof(p), "%s/module/arm_cmn/drivers", root);
+	mkdirs(p);
+	snprintf(f, sizeof(f), "%s/check-builtin.txt", tmproot);
+	run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	T_ASSERT(strstr(s, "is bound to the upstream arm-cmn driver; fix: arm_cmn is built into this kernel") &&
+		 strstr(s, "initcall_blacklist=arm_cmn_init") && !strstr(s, "rmmod"),
+		 "built-in: %s", s);
+	/* a loadable module has initstate */
+	snprintf(p, sizeof(p), "%s/module/arm_cmn/initstate", root);
+	put(p, "live\n");
+	run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(strstr(s, "fix: rmmod arm_cmn") && !strstr(s, "initcall_blacklist"),
+		 "module: %s", s);
+	return true;
+}
+
+/* 6: the JSON writer checks UTF-8 and escapes; the parser reads it back */
+static bool test_json_writer(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "\"plain\"" },
+		{ "q\"b\\n\n", "\"q\\\"b\\\\n\\n\"" },
+		{ "\x01\x7f", "\"\\u0001\\u007f\"" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ "bad\xff", "\"bad\\ufffd\"" },
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong / */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* a surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+		{ "cut\xe2\x82", "\"cut\\ufffd\\ufffd\"" },
+	};
+	char *buf = NULL, why[128];
+	struct cmn_json j;
+	struct cmn_jv *v;
+	size_t len, i;
+	FILE *m;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		m = open_memstream(&buf, &len);
+		cmn_json_str(m, cases[i].in);
+		fclose(m);
+		T_ASSERT(!strcmp(buf, cases[i].out), "case %zu: %s, expected %s", i,
+			 buf, cases[i].out);
+		free(buf);
+		buf = NULL;
+	}
+	m = open_memstream(&buf, &len);
+	cj_init(&j, m, false);
+	cj_obj(&j);
+	cj_kstr(&j, "a", "x\xff");
+	cj_key(&j, "b");
+	cj_arr(&j);
+	cj_num(&j, 1.5);
+	cj_num(&j, NAN);
+	cj_int(&j, -3);
+	cj_arr_end(&j);
+	cj_key(&j, "c");
+	cj_obj(&j);
+	cj_obj_end(&j);
+	cj_words(&j, "d", " one  two ");
+	cj_obj_end(&j);
+	fclose(m);
+	T_ASSERT(!strcmp(buf, "{\"a\":\"x\\ufffd\",\"b\":[1.5,null,-3],\"c\":{},\"d\":[\"one\",\"two\"]}"),
+		 "document: %s", buf);
+	v = cmn_jv_parse(buf, why, sizeof(why));
+	free(buf);
+	T_ASSERT(v, "parse: %s", why);
+	T_ASSERT(!strcmp(cmn_jv_str(cmn_jv_get(v, "a")), "x\xef\xbf\xbd") &&
+		 cmn_jv_get(v, "b")->n == 3 &&
+		 cmn_jv_get(v, "b")->child->num == 1.5 &&
+		 cmn_jv_get(v, "b")->child->next->type == CJV_NULL &&
+		 cmn_jv_get(v, "d")->n == 2, "parsed values wrong");
+	cmn_jv_free(v);
+	T_ASSERT(!cmn_jv_parse("{\"a\":1,}", why, sizeof(why)) && why[0],
+		 "trailing comma accepted");
+	T_ASSERT(!cmn_jv_parse("[1] x", why, sizeof(why)), "junk accepted");
+	v = cmn_jv_parse("\"\\ud83d\\ude00\\u00e9\"", why, sizeof(why));
+	T_ASSERT(v && !strcmp(v->str, "\xf0\x9f\x98\x80\xc3\xa9"), "surrogate pair");
+	cmn_jv_free(v);
+	return true;
+}
+
+/* 6: errors name the PMU and the file */
+static bool test_error_context(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], p[CMN_PATH_LEN];
+	const char *root = stat_root();
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/ctx.out", tmproot);
+	snprintf(err, sizeof(err), "%s/ctx.err", tmproot);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_1/format/eventid",
+		 root);
+	put(p, "config:zz\n");
+	rc = fake_run(out, err, "stat --print-perf");
+	T_ASSERT(rc == 1, "exit %d", rc);
+	T_ASSERT(strstr(slurp(err), "arm_cmn_hnf_1: ") &&
+		 strstr(slurp(err), "arm_cmn_hnf_1/format/eventid: format 'eventid': cannot parse"),
+		 "no context: %s", slurp(err));
+	/* an alias that the formats cannot encode names the PMU and event */
+	stat_root();
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/cache_miss",
+		 root);
+	put(p, "eventid=0x1ff\n");
+	rc = fake_run(out, err, "stat --print-perf slc_miss_rate");
+	T_ASSERT(rc == 1 && strstr(slurp(err), "arm_cmn_hnf_0/cache_miss/ (eventid=0x1ff): term 'eventid'"),
+		 "alias error: %d %s", rc, slurp(err));
+	stat_root();
+	return true;
+}
+
+/* 6: list suggests the spelling that counts every mesh */
+static bool test_list_perf_spelling(void)
+{
+	char f[CMN_PATH_LEN], *s;
+
+	snprintf(f, sizeof(f), "%s/list-spell.txt", tmproot);
+	T_ASSERT(run_cmd(cmd_list, f, "list", NULL) == 0, "exit status");
+	s = slurp(f);
+	T_ASSERT(strstr(s, "perf: arm_cmn_hnf/<name>/ counts every mesh"), "%.200s", s);
+	T_ASSERT(!strstr(s, "perf: arm_cmn_hnf_0/<name>/"), "suggests mesh 0: %.200s", s);
+	T_ASSERT(run_cmd(cmd_list, f, "list", "--names", NULL) == 0 &&
+		 strstr(slurp(f), "\nslc_miss_rate\n") && strstr(slurp(f), "\nHNF_POCQ\n") &&
+		 strstr(slurp(f), "\npocq\n") && !strstr(slurp(f), "cache_miss"),
+		 "--names: %s", slurp(f));
+	return true;
+}
+
+/* 6: per-HN-F figures from different time slices are flagged */
+static bool test_stat_mixed_slices(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/mix.out", tmproot);
+	snprintf(err, sizeof(err), "%s/mix.err", tmproot);
+	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf pocq");
+	T_ASSERT(rc == 0, "exit %d", rc);
+	T_ASSERT(strstr(slurp(out), "# ! mixed time slices: the HN-Fs were counted 50.0-50.0% of the time"),
+		 "not flagged: %s", slurp(out));
+	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf --json pocq");
+	if (rc || !json_check("stat", out, "mixed=true epoch"))
+		return false;
+	/* all the time: nothing to flag */
+	rc = sh("CMN_HNF_FAKE_RUN_PERMILLE=1000 %s --sysfs-root %s/stat stat -I 10 -n 1 --per-hnf pocq > %s",
+		fake_path, tmproot, out);
+	T_ASSERT(rc == 0 && strstr(slurp(out), "# imbalance:") &&
+		 !strstr(slurp(out), "mixed time slices"), "flagged at 100%%: %s", slurp(out));
+	return true;
+}
+
 /* ---- the built tool: help texts are true ---- */
 
 static const char *const t_cmds[] = {
@@ -1877,6 +2242,17 @@ static const struct {
 	{ "stat_errors", test_stat_errors },
 	{ "check_good", test_check_good },
 	{ "check_problems", test_check_problems },
+	{ "stat_exit_status", test_stat_exit_status },
+	{ "stat_sigchld_ends_interval", test_stat_sigchld },
+	{ "stat_options", test_stat_options },
+	{ "check_broken_pmu", test_check_broken_pmu },
+	{ "check_alias_contents", test_check_alias_contents },
+	{ "check_big_interrupts", test_check_big_interrupts },
+	{ "check_builtin_arm_cmn", test_check_builtin_arm_cmn },
+	{ "json_writer_utf8", test_json_writer },
+	{ "error_context", test_error_context },
+	{ "list_perf_spelling", test_list_perf_spelling },
+	{ "stat_mixed_slices", test_stat_mixed_slices },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
 };
