@@ -30,6 +30,7 @@ static char t_why[1024];
 static char tmproot[256];
 static const char *tool_path;
 static const char *fake_path;	/* cmn-hnf-fake: the tool on the fake PMU */
+static const char *promtool = "missing";
 static const char *doc_path;
 static const char *fixtures;
 
@@ -2049,6 +2050,52 @@ static bool test_stat_mixed_slices(void)
 	return true;
 }
 
+/* Prometheus text for node_exporter's textfile collector, checked by promtool */
+static bool test_stat_prometheus(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], prom[CMN_PATH_LEN], *s;
+	int rc;
+
+	T_ASSERT(strcmp(promtool, "missing") && !access(promtool, X_OK),
+		 "no promtool (tests/deps.sh promtool failed)");
+	stat_root();
+	snprintf(out, sizeof(out), "%s/prom.out", tmproot);
+	snprintf(err, sizeof(err), "%s/prom.err", tmproot);
+	snprintf(prom, sizeof(prom), "%s/textfile/cmn_hnf.prom", tmproot);
+	snprintf(out, sizeof(out), "%s/textfile", tmproot);
+	mkdirs(out);
+	snprintf(out, sizeof(out), "%s/prom.out", tmproot);
+	rc = fake_run(out, err, "stat -I 10 -n 3 --quiet --per-hnf --prometheus %s slc pocq",
+		      prom);
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	T_ASSERT(!*slurp(out), "--quiet printed: %s", slurp(out));
+	T_ASSERT(sh("ls %s/textfile | grep -qv '^cmn_hnf.prom$'", tmproot),
+		 "a temporary file was left: %s", prom);
+	rc = sh("%s check metrics < %s > %s 2>&1", promtool, prom, out);
+	T_ASSERT(rc == 0, "promtool check metrics: %s", slurp(out));
+	T_ASSERT(!*slurp(out), "promtool complains: %s", slurp(out));
+	s = slurp(prom);
+	T_ASSERT(strstr(s, "# HELP cmn_hnf_slc_miss_rate ") &&
+		 strstr(s, "# TYPE cmn_hnf_slc_miss_rate gauge\n"), "HELP/TYPE: %.300s", s);
+	/* per HN-F labels from the topology; 25 % (hand arithmetic) */
+	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"} 25\n"),
+		 "per-HN-F sample: %.600s", s);
+	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate{pmu=\"arm_cmn_hnf_1\",mesh=\"1\",hnf=\"all\"} 75\n"),
+		 "mesh sample");
+	/* counters since the start: 3 reads x 500 x 2 (scaled), weight 4 */
+	T_ASSERT(strstr(s, "# TYPE cmn_hnf_cache_miss_total counter\n") &&
+		 strstr(s, "cmn_hnf_cache_miss_total{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"} 3000\n"),
+		 "counter: %s", strstr(s, "cmn_hnf_cache_miss_total") ?
+		 strstr(s, "cmn_hnf_cache_miss_total") : s);
+	T_ASSERT(strstr(s, "cmn_hnf_running_ratio{pmu=\"all\",mesh=\"all\",hnf=\"all\"} 0.5\n"),
+		 "running ratio");
+	/* a file that cannot be written is an error, not silence */
+	rc = fake_run(out, err, "stat -I 10 -n 1 --quiet --prometheus /nonexistent/dir/x.prom");
+	T_ASSERT(rc == 1 && strstr(slurp(err), "--prometheus /nonexistent/dir/x.prom: No such file"),
+		 "unwritable: %d %s", rc, slurp(err));
+	return true;
+}
+
 /* ---- the built tool: help texts are true ---- */
 
 static const char *const t_cmds[] = {
@@ -2253,6 +2300,7 @@ static const struct {
 	{ "error_context", test_error_context },
 	{ "list_perf_spelling", test_list_perf_spelling },
 	{ "stat_mixed_slices", test_stat_mixed_slices },
+	{ "stat_prometheus", test_stat_prometheus },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
 };
@@ -2265,6 +2313,8 @@ int main(int argc, char **argv)
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--tool"))
 			tool_path = argv[i + 1];
+		else if (!strcmp(argv[i], "--promtool"))
+			promtool = argv[i + 1];
 		else if (!strcmp(argv[i], "--fake"))
 			fake_path = argv[i + 1];
 		else if (!strcmp(argv[i], "--doc"))
