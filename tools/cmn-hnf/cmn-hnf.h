@@ -402,6 +402,8 @@ int cmd_check(int argc, char **argv, FILE *out);
 int cmd_stat(int argc, char **argv, FILE *out);
 int cmd_metrics(int argc, char **argv, FILE *out);
 int cmd_top(int argc, char **argv, FILE *out);
+/* top.c: colour unless NO_COLOR is set or TERM is dumb or unset */
+bool cmn_top_color_wanted(void);
 int cmd_report(int argc, char **argv, FILE *out);
 
 /* main.c: the command line of cmn-hnf */

@@ -25,7 +25,8 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "diagnose driver, device binding and permissions" },
 	{ "stat", cmd_stat,
 	  "count HN-F events and print metrics (-I, --per-hnf, --json, --csv, --print-perf)" },
-	{ "metrics", cmd_metrics, "export metric definitions (--format telemetry|perf-json)" },
+	{ "top", cmd_top, "live heat map of the HN-Fs on the mesh, totals and top-N" },
+	{ "metrics", cmd_metrics, "export metric definitions (--format perf-json|telemetry)" },
 };
 
 static void main_usage(FILE *f)

@@ -1838,8 +1838,8 @@ static bool test_check_alias_contents(void)
 	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/cache_miss",
 		 root);
 	put(p, "eventid=0x02\n");
-	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/pocq_occupancy_read",
-		 root);
+	snprintf(p, sizeof(p), "%s/%s/events/pocq_occupancy_read", root,
+		 "bus/event_source/devices/arm_cmn_hnf_0");
 	put(p, "eventid=0x0f,occupid=0x3\n");
 	rc = run_cmd(cmd_check, f, "check", NULL);
 	s = slurp(f);
@@ -1899,7 +1899,8 @@ static bool test_check_builtin_arm_cmn(void)
 	snprintf(f, sizeof(f), "%s/check-builtin.txt", tmproot);
 	run_cmd(cmd_check, f, "check", NULL);
 	s = slurp(f);
-	T_ASSERT(strstr(s, "is bound to the upstream arm-cmn driver; fix: arm_cmn is built into this kernel") &&
+#define T_BUILTIN_FIX "is bound to the upstream arm-cmn driver; fix: arm_cmn is built into this kernel"
+	T_ASSERT(strstr(s, T_BUILTIN_FIX) &&
 		 strstr(s, "initcall_blacklist=arm_cmn_init") && !strstr(s, "rmmod"),
 		 "built-in: %s", s);
 	/* a loadable module has initstate */
@@ -1922,7 +1923,8 @@ static bool test_json_writer(void)
 		{ "plain", "\"plain\"" },
 		{ "q\"b\\n\n", "\"q\\\"b\\\\n\\n\"" },
 		{ "\x01\x7f", "\"\\u0001\\u007f\"" },
-		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		  "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
 		{ "bad\xff", "\"bad\\ufffd\"" },
 		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong / */
 		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* a surrogate */
@@ -1960,7 +1962,8 @@ static bool test_json_writer(void)
 	cj_words(&j, "d", " one  two ");
 	cj_obj_end(&j);
 	fclose(m);
-	T_ASSERT(!strcmp(buf, "{\"a\":\"x\\ufffd\",\"b\":[1.5,null,-3],\"c\":{},\"d\":[\"one\",\"two\"]}"),
+#define T_JSON_DOC "{\"a\":\"x\\ufffd\",\"b\":[1.5,null,-3],\"c\":{},\"d\":[\"one\",\"two\"]}"
+	T_ASSERT(!strcmp(buf, T_JSON_DOC),
 		 "document: %s", buf);
 	v = cmn_jv_parse(buf, why, sizeof(why));
 	free(buf);
@@ -2003,7 +2006,8 @@ static bool test_error_context(void)
 		 root);
 	put(p, "eventid=0x1ff\n");
 	rc = fake_run(out, err, "stat --print-perf slc_miss_rate");
-	T_ASSERT(rc == 1 && strstr(slurp(err), "arm_cmn_hnf_0/cache_miss/ (eventid=0x1ff): term 'eventid'"),
+#define T_ALIAS_ERR "arm_cmn_hnf_0/cache_miss/ (eventid=0x1ff): term 'eventid'"
+	T_ASSERT(rc == 1 && strstr(slurp(err), T_ALIAS_ERR),
 		 "alias error: %d %s", rc, slurp(err));
 	stat_root();
 	return true;
@@ -2037,14 +2041,15 @@ static bool test_stat_mixed_slices(void)
 	snprintf(err, sizeof(err), "%s/mix.err", tmproot);
 	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf pocq");
 	T_ASSERT(rc == 0, "exit %d", rc);
-	T_ASSERT(strstr(slurp(out), "# ! mixed time slices: the HN-Fs were counted 50.0-50.0% of the time"),
+#define T_MIXED "# ! mixed time slices: the HN-Fs were counted 50.0-50.0% of the time"
+	T_ASSERT(strstr(slurp(out), T_MIXED),
 		 "not flagged: %s", slurp(out));
 	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf --json pocq");
 	if (rc || !json_check("stat", out, "mixed=true epoch"))
 		return false;
 	/* all the time: nothing to flag */
-	rc = sh("CMN_HNF_FAKE_RUN_PERMILLE=1000 %s --sysfs-root %s/stat stat -I 10 -n 1 --per-hnf pocq > %s",
-		fake_path, tmproot, out);
+	rc = sh("CMN_HNF_FAKE_RUN_PERMILLE=1000 %s --sysfs-root %s/stat %s > %s",
+		fake_path, tmproot, "stat -I 10 -n 1 --per-hnf pocq", out);
 	T_ASSERT(rc == 0 && strstr(slurp(out), "# imbalance:") &&
 		 !strstr(slurp(out), "mixed time slices"), "flagged at 100%%: %s", slurp(out));
 	return true;
@@ -2078,28 +2083,73 @@ static bool test_stat_prometheus(void)
 	T_ASSERT(strstr(s, "# HELP cmn_hnf_slc_miss_rate ") &&
 		 strstr(s, "# TYPE cmn_hnf_slc_miss_rate gauge\n"), "HELP/TYPE: %.300s", s);
 	/* per HN-F labels from the topology; 25 % (hand arithmetic) */
-	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"} 25\n"),
+#define T_H3_LABELS "{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"}"
+	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate" T_H3_LABELS " 25\n"),
 		 "per-HN-F sample: %.600s", s);
-	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate{pmu=\"arm_cmn_hnf_1\",mesh=\"1\",hnf=\"all\"} 75\n"),
+	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate"
+			 "{pmu=\"arm_cmn_hnf_1\",mesh=\"1\",hnf=\"all\"} 75"),
 		 "mesh sample");
 	/* counters since the start: 3 reads x 500 x 2 (scaled), weight 4 */
 	T_ASSERT(strstr(s, "# TYPE cmn_hnf_cache_miss_total counter\n") &&
-		 strstr(s, "cmn_hnf_cache_miss_total{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"} 3000\n"),
+		 strstr(s, "cmn_hnf_cache_miss_total" T_H3_LABELS " 3000\n"),
 		 "counter: %s", strstr(s, "cmn_hnf_cache_miss_total") ?
 		 strstr(s, "cmn_hnf_cache_miss_total") : s);
 	T_ASSERT(strstr(s, "cmn_hnf_running_ratio{pmu=\"all\",mesh=\"all\",hnf=\"all\"} 0.5\n"),
 		 "running ratio");
 	/* a file that cannot be written is an error, not silence */
 	rc = fake_run(out, err, "stat -I 10 -n 1 --quiet --prometheus /nonexistent/dir/x.prom");
-	T_ASSERT(rc == 1 && strstr(slurp(err), "--prometheus /nonexistent/dir/x.prom: No such file"),
+	T_ASSERT(rc == 1 &&
+		 strstr(slurp(err), "--prometheus /nonexistent/dir/x.prom: No such file"),
 		 "unwritable: %d %s", rc, slurp(err));
+	return true;
+}
+
+/* top: the full screen under tmux, against a golden file */
+static bool test_top_tmux(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/top-tmux.txt", tmproot);
+	rc = sh("%s/top-tmux.sh %s %s/stat %s/golden %s/tmux > %s 2>&1", fixtures,
+		fake_path, tmproot, fixtures, tmproot, out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
+/* top --batch: plain frames, the heat in the first character of a cell */
+static bool test_top_batch(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], *s;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/top-batch.txt", tmproot);
+	snprintf(err, sizeof(err), "%s/top-batch.err", tmproot);
+	rc = fake_run(out, err, "top -b -n 2 -I 100 -m pocq_avg_occupancy pocq");
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	s = slurp(out);
+	/* weights 1..4 of the HN-Fs: 0.2 .. 0.8 entries, coldest to hottest */
+	T_ASSERT(strstr(s, "| H0 0.20   |.H1 0.40   |*H2 0.60   |") &&
+		 strstr(s, "|#H3 0.80   |"), "map: %s", s);
+	T_ASSERT(strstr(s, " 1 m0 H3     0x4d (2,1)     0.80"), "top list: %s", s);
+	T_ASSERT(!strchr(s, '\033'), "escape codes in --batch output");
+	T_ASSERT(strstr(strstr(s, "cmn-hnf top") + 1, "cmn-hnf top"), "not two frames");
+	/* no terminal, no --batch: a usage error, not a garbled screen */
+	rc = fake_run(out, err, "top < /dev/null");
+	T_ASSERT(rc == 2 && strstr(slurp(err), "needs a terminal"), "no tty: %d", rc);
+	rc = fake_run(out, err, "top -b --pmu 5");
+	T_ASSERT(rc == 2, "--pmu 5 of 2 meshes: %d", rc);
+	rc = fake_run(out, err, "top -b -m bogus");
+	T_ASSERT(rc == 2, "--metric bogus: %d", rc);
 	return true;
 }
 
 /* ---- the built tool: help texts are true ---- */
 
 static const char *const t_cmds[] = {
-	"list", "topo", "check", "stat", "metrics",
+	"list", "topo", "check", "stat", "top", "metrics",
 };
 
 /*
@@ -2153,6 +2203,17 @@ static const char *opt_context(const char *cmd, const char *opt)
 		{ "stat", "-q", "--prometheus @/p.prom -I 10 -n 1" },
 		{ "stat", "--print-perf", "" },
 		{ "stat", "*", "--print-perf" },
+		{ "top", "-I", "100 -b -n 1" },
+		{ "top", "--interval", "100 -b -n 1" },
+		{ "top", "-n", "1 -b -I 100" },
+		{ "top", "--count", "1 -b -I 100" },
+		{ "top", "-m", "pocq_avg_latency -b -n 1 -I 100" },
+		{ "top", "--metric", "pocq_avg_latency -b -n 1 -I 100" },
+		{ "top", "-p", "1 -b -n 1 -I 100" },
+		{ "top", "--pmu", "1 -b -n 1 -I 100" },
+		{ "top", "-t", "3 -b -n 1 -I 100" },
+		{ "top", "--top", "3 -b -n 1 -I 100" },
+		{ "top", "*", "-b -n 1 -I 100" },
 		{ "metrics", "--format", "perf-json" },
 		{ "metrics", "-f", "perf-json" },
 		{ "metrics", "--output-dir", "@/perf -f perf-json" },
@@ -2301,6 +2362,8 @@ static const struct {
 	{ "list_perf_spelling", test_list_perf_spelling },
 	{ "stat_mixed_slices", test_stat_mixed_slices },
 	{ "stat_prometheus", test_stat_prometheus },
+	{ "top_batch", test_top_batch },
+	{ "top_tmux_golden", test_top_tmux },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
 };
