@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "diagnose driver, device binding and permissions" },
 	{ "stat", cmd_stat,
 	  "count HN-F events and print metrics (-I, --per-hnf, --json, --csv, --print-perf)" },
+	{ "report", cmd_report,
+	  "summarise a recorded stat --json run (--svg for charts)" },
 	{ "top", cmd_top, "live heat map of the HN-Fs on the mesh, totals and top-N" },
 	{ "metrics", cmd_metrics, "export metric definitions (--format perf-json|telemetry)" },
 };

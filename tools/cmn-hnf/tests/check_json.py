@@ -201,9 +201,64 @@ def stat_json(doc, args):
                 raise Bad(f"{unit} {metric} = {v}, expected {want}")
 
 
+def report_svg(args):
+    """args: SVG JSONL RANK_METRIC FORMULA: the drawing against the data."""
+    import xml.etree.ElementTree as ET
+    svg, jsonl, rank, formula = args
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(svg).getroot()
+    if root.tag != ns + "svg":
+        raise Bad(f"root element {root.tag}")
+    recs = [json.loads(line) for line in open(jsonl) if line.strip()]
+    meshes = sorted({u["pmu"] for r in recs for u in r["units"]
+                     if u["hnf"] is None})
+    metrics = list(recs[0]["units"][-1]["metrics"])
+    panels = [g for g in root.iter(ns + "g") if g.get("class") == "panel"]
+    if [p.get("id") for p in panels] != [f"panel-{m}" for m in metrics]:
+        raise Bad(f"panels {[p.get('id') for p in panels]}, metrics {metrics}")
+    for p, m in zip(panels, metrics):
+        lines = [e for e in p.iter(ns + "polyline")]
+        if len(lines) != len(meshes):
+            raise Bad(f"{m}: {len(lines)} lines for {len(meshes)} units")
+        for ln in lines:
+            if len(ln.get("points").split()) != len(recs):
+                raise Bad(f"{m}: {len(ln.get('points').split())} points, "
+                          f"{len(recs)} intervals")
+        flagged = sum(1 for r in recs for u in r["units"]
+                      if u["pmu"] == "total" and u["metrics"][m]["flagged"])
+        shaded = sum(int(e.get("data-intervals")) for e in p.iter(ns + "rect")
+                     if e.get("class") == "past")
+        if flagged != shaded:
+            raise Bad(f"{m}: {shaded} shaded intervals, {flagged} flagged")
+    # heat map: each HN-F's value over the run, recomputed from its events
+    sums = {}
+    for r in recs:
+        for u in r["units"]:
+            if u["hnf"] is None:
+                continue
+            s = sums.setdefault((u["pmu"], u["hnf"]), {})
+            for k, v in u["events"].items():
+                s[k] = s.get(k, 0) + (v or 0)
+    cells = [e for e in root.iter(ns + "rect") if e.get("class") == "hnf"]
+    if len(cells) != len(sums):
+        raise Bad(f"{len(cells)} HN-F cells, {len(sums)} HN-Fs recorded")
+    for e in cells:
+        title = e.find(ns + "title").text
+        m = re.fullmatch(r"(\S+) HN-F (\d+) nodeid \S+ \S+: (\S+) .*", title)
+        if not m:
+            raise Bad(f"cell title {title!r}")
+        want = eval(formula, {"__builtins__": {}},
+                    sums[(m.group(1), int(m.group(2)))])
+        if abs(float(m.group(3)) - want) > 0.006 + 1e-6 * abs(want):
+            raise Bad(f"{title}: expected {want:.4f} ({rank})")
+
+
 def main():
     kind, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     try:
+        if kind == "svg":
+            report_svg([path] + args)
+            return 0
         with open(path) as f:
             if kind == "stat":
                 doc = [json.loads(line) for line in f if line.strip()]
@@ -213,7 +268,7 @@ def main():
                 doc = json.load(f)
         {"telemetry": telemetry, "perf-json": perf_json, "list": list_json,
          "topo": topo_json, "stat": stat_json}[kind](doc, args)
-    except (Bad, ValueError, KeyError, TypeError) as e:
+    except (Bad, ValueError, KeyError, TypeError, OSError) as e:
         print(f"{kind}: {e}")
         return 1
     return 0

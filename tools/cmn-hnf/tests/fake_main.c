@@ -16,6 +16,8 @@ int main(int argc, char **argv)
 	/* how much of the time the HN-F groups run: 1000 is no multiplexing */
 	if (run && atoi(run) > 0 && atoi(run) <= 1000)
 		fake_run_permille = atoi(run);
+	/* rates that change over time, for reports worth looking at */
+	fake_wave = getenv("CMN_HNF_FAKE_WAVE") && *getenv("CMN_HNF_FAKE_WAVE");
 	cmn_perf_ops = &fake_ops;
 	return cmn_main(argc, argv);
 }

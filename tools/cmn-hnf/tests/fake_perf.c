@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <string.h>
 
 #include "fake_perf.h"
@@ -20,6 +21,7 @@ bool fake_no_groups;
 int fake_max_group;	/* events per group the "driver" takes, 0: any */
 bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
 int fake_run_permille = 500;	/* time HN-F groups run, per 1000 */
+bool fake_wave;		/* rates that change from read to read */
 int fake_type1 = 10;	/* attr.type of the second mesh */
 
 static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
@@ -44,6 +46,7 @@ static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
 	fev[nfev].val = 0;
 	fev[nfev].ena = 0;
 	fev[nfev].run = 0;
+	fev[nfev].reads = 0;
 	return FAKE_FD + nfev++;
 }
 
@@ -115,6 +118,12 @@ static uint64_t fake_rate(const struct fake_ev *e)
 			w = 0;
 		}
 	}
+	if (fake_wave && r) {
+		/* a slow wave, with a phase per event and per HN-F */
+		double k = 1.0 + 0.7 * sin(e->reads * 0.3 + id * 0.9 + w * 1.3);
+
+		r = (uint64_t)(r * k);
+	}
 	return r * w;
 }
 
@@ -138,6 +147,7 @@ static long fake_read(int fd, void *buf, size_t len)
 		fev[j].ena += 1000;
 		fev[j].run += run;
 		fev[j].val += fake_rate(&fev[j]) * run / 1000;
+		fev[j].reads++;
 		out[3 + n++] = fev[j].val;
 	}
 	out[0] = n;

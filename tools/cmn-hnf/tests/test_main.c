@@ -2086,8 +2086,8 @@ static bool test_stat_prometheus(void)
 #define T_H3_LABELS "{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"}"
 	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate" T_H3_LABELS " 25\n"),
 		 "per-HN-F sample: %.600s", s);
-	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate"
-			 "{pmu=\"arm_cmn_hnf_1\",mesh=\"1\",hnf=\"all\"} 75"),
+#define T_MESH1_LABELS "{pmu=\"arm_cmn_hnf_1\",mesh=\"1\",hnf=\"all\"}"
+	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate" T_MESH1_LABELS " 75"),
 		 "mesh sample");
 	/* counters since the start: 3 reads x 500 x 2 (scaled), weight 4 */
 	T_ASSERT(strstr(s, "# TYPE cmn_hnf_cache_miss_total counter\n") &&
@@ -2146,10 +2146,142 @@ static bool test_top_batch(void)
 	return true;
 }
 
+/* report: a recorded run summarised; values from hand arithmetic */
+static bool test_report_summary(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN], *s;
+	struct cmn_jv *v;
+	const struct cmn_jv *u;
+	int rc, n = 0;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/report.out", tmproot);
+	snprintf(err, sizeof(err), "%s/report.err", tmproot);
+	snprintf(run, sizeof(run), "%s/run.jsonl", tmproot);
+	rc = fake_run(run, err, "stat -I 10 -n 5 --per-hnf --json slc pocq");
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(out, err, "report %s --rank pocq_avg_occupancy --top 2", run);
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	s = slurp(out);
+	T_ASSERT(strstr(s, ": 5 intervals, "), "header: %.200s", s);
+	/* every interval 75 % on mesh 1, 50 % in total, 25 % on mesh 0 */
+#define T_RP_M1 "arm_cmn_hnf_1    slc_miss_rate                         75.00      75.00      75.00      75.00  %        > 50: 5 of 5"
+#define T_RP_TOT "total            slc_miss_rate                         50.00      50.00      50.00      50.00  %        > 50: 0 of 5"
+	T_ASSERT(strstr(s, T_RP_M1) && strstr(s, T_RP_TOT), "metric rows: %s", s);
+	T_ASSERT(strstr(s, "  arm_cmn_hnf_1    slc_miss_rate > 50: 0.000-"),
+		 "past threshold: %s", s);
+	T_ASSERT(!strstr(s, "  total            slc_miss_rate > 50:"), "total flagged");
+	/* occupancy weights 1..4: H3 0.8 of a mean of 0.5 */
+#define T_RP_FIRST "    1  arm_cmn_hnf_0    hnf   3 nodeid   0x4d xp (2,1)         0.80  x1.60 of mean"
+	T_ASSERT(strstr(s, "HN-Fs by pocq_avg_occupancy over the run (entries):") &&
+		 strstr(s, T_RP_FIRST) && !strstr(s, "    3  "), "ranking: %s", s);
+	rc = fake_run(out, err, "report --json %s slc_miss_rate", run);
+	T_ASSERT(rc == 0, "--json: exit %d", rc);
+	v = cmn_jv_parse(slurp(out), NULL, 0);
+	T_ASSERT(v, "--json: not JSON: %s", slurp(out));
+	for (u = cmn_jv_get(v, "units")->child; u; u = u->next) {
+		const struct cmn_jv *ms = cmn_jv_get(cmn_jv_get(u, "metrics"),
+						     "slc_miss_rate");
+
+		n++;
+		if (strcmp(cmn_jv_str(cmn_jv_get(u, "pmu")), "arm_cmn_hnf_1") ||
+		    cmn_jv_get(u, "hnf")->type != CJV_NULL)
+			continue;
+		T_ASSERT(cmn_jv_num(cmn_jv_get(ms, "run")) == 75 &&
+			 cmn_jv_num(cmn_jv_get(ms, "past_threshold")) == 5 &&
+			 cmn_jv_get(ms, "past_ranges")->n == 1 &&
+			 !cmn_jv_get(cmn_jv_get(u, "metrics"), "sf_hit_rate"),
+			 "mesh 1 in --json");
+	}
+	cmn_jv_free(v);
+	T_ASSERT(n == 8 + 2 + 1, "%d units in --json", n);
+	/* errors name the file (and the line) */
+	rc = fake_run(out, err, "report %s/none.jsonl", tmproot);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "none.jsonl: No such file"), "missing file");
+	snprintf(out, sizeof(out), "%s/bad.jsonl", tmproot);
+	put(out, "%s{\"time\": 1,\n", slurp(run));
+	snprintf(out, sizeof(out), "%s/report.out", tmproot);
+	rc = fake_run(out, err, "report %s/bad.jsonl", tmproot);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "bad.jsonl: line 6: not JSON"),
+		 "bad line: %d %s", rc, slurp(err));
+	snprintf(out, sizeof(out), "%s/empty.jsonl", tmproot);
+	put(out, "\n");
+	snprintf(out, sizeof(out), "%s/report.out", tmproot);
+	rc = fake_run(out, err, "report %s/empty.jsonl", tmproot);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "no intervals"), "empty: %s", slurp(err));
+	T_ASSERT(fake_run(out, err, "report") == 2, "no file");
+	return true;
+}
+
+/* report --svg: the drawing against the data it was drawn from */
+static bool test_report_svg(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN], args[1024];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/report-svg.out", tmproot);
+	snprintf(err, sizeof(err), "%s/report-svg.err", tmproot);
+	snprintf(run, sizeof(run), "%s/wave.jsonl", tmproot);
+	rc = sh("CMN_HNF_FAKE_WAVE=1 %s --sysfs-root %s/stat %s > %s", fake_path,
+		tmproot, "stat -I 10 -n 30 --per-hnf --json slc pocq", run);
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(out, err, "report %s --svg %s/wave.svg --rank pocq_avg_occupancy",
+		      run, tmproot);
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	snprintf(args, sizeof(args), "%s pocq_avg_occupancy 'pocq_occupancy / dtc_cycles'",
+		 run);
+	snprintf(out, sizeof(out), "%s/wave.svg", tmproot);
+	if (!json_check("svg", out, args))
+		return false;
+	snprintf(out, sizeof(out), "%s/report-svg.out", tmproot);
+	rc = fake_run(out, err, "report %s --svg /nonexistent/x.svg", run);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "--svg /nonexistent/x.svg: No such file"),
+		 "unwritable: %d %s", rc, slurp(err));
+	return true;
+}
+
+/*
+ * report --svg in a real browser: headless Chromium renders the SVG to a
+ * PNG of the SVG's size, which must show the threshold bands and both
+ * ends of the heat scale. Only in "make test-browser" (see the Makefile).
+ */
+static bool test_report_browser(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN];
+	char svg[CMN_PATH_LEN], png[CMN_PATH_LEN], *s;
+	long h = 0;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/browser.out", tmproot);
+	snprintf(err, sizeof(err), "%s/browser.err", tmproot);
+	snprintf(run, sizeof(run), "%s/browser.jsonl", tmproot);
+	snprintf(svg, sizeof(svg), "%s/browser.svg", tmproot);
+	snprintf(png, sizeof(png), "%s/browser.png", tmproot);
+	rc = sh("CMN_HNF_FAKE_WAVE=1 %s --sysfs-root %s/stat %s > %s", fake_path,
+		tmproot, "stat -I 10 -n 60 --per-hnf --json slc pocq", run);
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(out, err, "report %s --svg %s --rank pocq_avg_occupancy", run, svg);
+	T_ASSERT(rc == 0, "report: exit %d", rc);
+	rc = sh("sed -n 's/.* height=\"\\([0-9]*\\)\" viewBox.*/\\1/p' %s > %s", svg, out);
+	s = slurp(out);
+	s[strcspn(s, "\n")] = '\0';
+	T_ASSERT(rc == 0 && !cmn_parse_long(s, 100, 20000, &h), "SVG height '%s'", s);
+#define T_CHROMIUM "timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars"
+	rc = sh("%s --window-size=960,%ld --screenshot=%s file://%s > %s 2>&1",
+		T_CHROMIUM, h, png, svg, err);
+	T_ASSERT(rc == 0 && !access(png, R_OK), "chromium: exit %d: %s", rc, slurp(err));
+	rc = sh("python3 %s/png_check.py %s 960 %ld f4c7c3 2c7bb6 d7191c > %s 2>&1",
+		fixtures, png, h, out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
 /* ---- the built tool: help texts are true ---- */
 
 static const char *const t_cmds[] = {
-	"list", "topo", "check", "stat", "top", "metrics",
+	"list", "topo", "check", "stat", "top", "report", "metrics",
 };
 
 /*
@@ -2214,6 +2346,12 @@ static const char *opt_context(const char *cmd, const char *opt)
 		{ "top", "-t", "3 -b -n 1 -I 100" },
 		{ "top", "--top", "3 -b -n 1 -I 100" },
 		{ "top", "*", "-b -n 1 -I 100" },
+		{ "report", "--svg", "@/h.svg @/run.jsonl" },
+		{ "report", "-r", "pocq_avg_latency @/run.jsonl" },
+		{ "report", "--rank", "pocq_avg_latency @/run.jsonl" },
+		{ "report", "-t", "3 @/run.jsonl" },
+		{ "report", "--top", "3 @/run.jsonl" },
+		{ "report", "*", "@/run.jsonl" },
 		{ "metrics", "--format", "perf-json" },
 		{ "metrics", "-f", "perf-json" },
 		{ "metrics", "--output-dir", "@/perf -f perf-json" },
@@ -2263,8 +2401,7 @@ static bool test_help_texts(void)
 				continue;
 			c = opt_context(t_cmds[i], word);
 			snprintf(args, sizeof(args), "%s", c);
-			at = strchr(args, '@');
-			if (at) {
+			for (at = strchr(args, '@'); at; at = strchr(args, '@')) {
 				char tail[256];
 
 				snprintf(tail, sizeof(tail), "%s", at + 1);
@@ -2301,6 +2438,14 @@ static bool test_docs(void)
 		T_ASSERT(strstr(s, words[i]), "'%s' not documented", words[i]);
 	return true;
 }
+
+/* Run only by "make test-browser" (--browser), not by "make test" */
+static const struct {
+	const char *name;
+	bool (*fn)(void);
+} browser_tests[] = {
+	{ "report_svg_browser", test_report_browser },
+};
 
 static const struct {
 	const char *name;
@@ -2364,6 +2509,8 @@ static const struct {
 	{ "stat_prometheus", test_stat_prometheus },
 	{ "top_batch", test_top_batch },
 	{ "top_tmux_golden", test_top_tmux },
+	{ "report_summary", test_report_summary },
+	{ "report_svg", test_report_svg },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
 };
@@ -2372,24 +2519,28 @@ int main(int argc, char **argv)
 {
 	int i, passed = 0, failed = 0;
 	const char *only = NULL;
+	bool browser = false;
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--tool"))
-			tool_path = argv[i + 1];
-		else if (!strcmp(argv[i], "--promtool"))
-			promtool = argv[i + 1];
-		else if (!strcmp(argv[i], "--fake"))
-			fake_path = argv[i + 1];
-		else if (!strcmp(argv[i], "--doc"))
-			doc_path = argv[i + 1];
-		else if (!strcmp(argv[i], "--fixtures"))
-			fixtures = argv[i + 1];
-		else if (!strcmp(argv[i], "--only"))
-			only = argv[i + 1];
+	for (i = 1; i < argc; i++) {
+		static const char *const names[] = {
+			"--tool", "--promtool", "--fake", "--doc", "--fixtures", "--only",
+		};
+		const char **dest[] = {
+			&tool_path, &promtool, &fake_path, &doc_path, &fixtures, &only,
+		};
+		size_t k;
+
+		if (!strcmp(argv[i], "--browser")) {
+			browser = true;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(names); k++)
+			if (!strcmp(argv[i], names[k]) && i + 1 < argc)
+				*dest[k] = argv[++i];
 	}
 	if (!tool_path || !fake_path || !doc_path || !fixtures) {
 		fprintf(stderr,
-			"usage: %s --tool BIN --fake BIN --doc RST --fixtures DIR [--only NAME]\n",
+			"usage: %s --tool BIN --fake BIN --doc RST --fixtures DIR [--promtool BIN] [--only NAME] [--browser]\n",
 			argv[0]);
 		return 2;
 	}
@@ -2401,16 +2552,19 @@ int main(int argc, char **argv)
 	/* commands print errors on stderr; keep the test output readable */
 	if (!getenv("CMN_HNF_TEST_VERBOSE") && !freopen("/dev/null", "w", stderr))
 		return 1;
-	for (i = 0; i < (int)ARRAY_SIZE(tests); i++) {
-		if (only && strcmp(only, tests[i].name))
+	for (i = 0; i < (int)(browser ? ARRAY_SIZE(browser_tests) : ARRAY_SIZE(tests)); i++) {
+		const char *name = browser ? browser_tests[i].name : tests[i].name;
+		bool (*fn)(void) = browser ? browser_tests[i].fn : tests[i].fn;
+
+		if (only && strcmp(only, name))
 			continue;
 		t_why[0] = '\0';
 		cmn_sysfs_root = "/nonexistent";
-		if (t_run(tests[i].fn)) {
-			printf("PASS: tools/%s\n", tests[i].name);
+		if (t_run(fn)) {
+			printf("PASS: tools/%s\n", name);
 			passed++;
 		} else {
-			printf("FAIL: tools/%s: %s\n", tests[i].name, t_why);
+			printf("FAIL: tools/%s: %s\n", name, t_why);
 			failed++;
 		}
 		fflush(stdout);
