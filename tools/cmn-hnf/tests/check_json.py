@@ -253,11 +253,60 @@ def report_svg(args):
             raise Bad(f"{title}: expected {want:.4f} ({rank})")
 
 
+def jevents(args):
+    """args: METRICS.txt LIST.json regex|--exact-compat: what perf's
+    jevents.py made of the export, against the tool's metric table."""
+    rows, lst, mode = args
+    want = {m["name"]: m for m in json.load(open(lst))["metrics"]}
+    got = {}
+    for line in open(rows):
+        f = line.rstrip("\n").split("|")
+        name, expr, pmu, unit, compat = f[:5]
+        ids = {k: (r == "1", s == "1") for k, r, s in
+               (x.split(":") for x in f[5:])}
+        got.setdefault(name, []).append((expr, pmu, unit, compat, ids))
+    if set(got) != set(want):
+        raise Bad(f"perf has {sorted(got)}, the table {sorted(want)}")
+    cmn600 = ["43400", "43402", "43406", "43800"]
+    for name, entries in got.items():
+        for expr, pmu, unit, compat, ids in entries:
+            # jevents.py rewrites expressions (1000000 becomes 1e6):
+            # the same values must give the same result
+            names = set(NAME.findall(expr)) | set(NAME.findall(want[name]["formula"]))
+            for seed in range(3):
+                env = {n: 1.0 + (hash((n, seed)) % 1000) / 7.0 for n in names}
+                a = eval(expr, {"__builtins__": {}}, env)
+                b = eval(want[name]["formula"], {"__builtins__": {}}, env)
+                if abs(a - b) > 1e-9 * max(1.0, abs(b)):
+                    raise Bad(f"{name}: MetricExpr {expr!r} is not "
+                              f"{want[name]['formula']!r}")
+            if pmu != "uncore_arm_cmn_hnf":
+                raise Bad(f"{name}: PMU {pmu!r} (Unit not arm_cmn_hnf?)")
+            if unit != "1" + want[name]["unit"]:
+                raise Bad(f"{name}: ScaleUnit {unit!r}")
+            if ids["43c00"][0] or ids["434020"][0]:
+                raise Bad(f"{name}: Compat {compat!r} matches CMN-700 or a "
+                          "longer identifier")
+        # perf 6.6+: exactly one entry matches each CMN-600 identifier
+        for i in cmn600:
+            n = sum(1 for e in entries if e[4][i][0])
+            if n != 1:
+                raise Bad(f"{name}: {n} entries match {i} as a regex")
+            n = sum(1 for e in entries if e[4][i][1])
+            if mode == "--exact-compat" and n != 1:
+                raise Bad(f"{name}: {n} entries equal {i} (perf < 6.6)")
+            if mode != "--exact-compat" and n != 0:
+                raise Bad(f"{name}: Compat equals {i}: not a regex export")
+
+
 def main():
     kind, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     try:
         if kind == "svg":
             report_svg([path] + args)
+            return 0
+        if kind == "jevents":
+            jevents([path] + args)
             return 0
         with open(path) as f:
             if kind == "stat":

@@ -10,6 +10,8 @@
 #                      package is downloaded and unpacked privately under
 #                      $CMN_HNF_CACHE/tools (never installed: its postinst
 #                      would create a user and start a server)
+#   deps.sh ksrc       print the kernel source tree the project unpacks
+#                      (ensure_kernel_source), for perf's jevents.py
 #   deps.sh chromium   apt-get install chromium (the screenshot test only)
 #
 # Progress goes to stderr; a failure exits non-zero and the test that needed
@@ -51,9 +53,12 @@ promtool)
 	lock_close
 	[ -x "$dir/usr/bin/promtool" ] || exit 1
 	echo "$dir/usr/bin/promtool" ;;
+ksrc)
+	ensure_kernel_source >&2
+	echo "$KSRC" ;;
 chromium)
 	need_pkgs chromium fonts-dejavu-core ;;
 *)
-	echo "usage: $0 host|promtool|chromium" >&2
+	echo "usage: $0 host|promtool|ksrc|chromium" >&2
 	exit 2 ;;
 esac

@@ -31,6 +31,7 @@ static char tmproot[256];
 static const char *tool_path;
 static const char *fake_path;	/* cmn-hnf-fake: the tool on the fake PMU */
 static const char *promtool = "missing";
+static const char *ksrc = "missing";	/* kernel source, for jevents.py */
 static const char *doc_path;
 static const char *fixtures;
 
@@ -1243,6 +1244,23 @@ static bool test_perf_json_shape(void)
 		return false;
 	T_ASSERT(run_cmd(cmd_metrics, f, "metrics", "-f", "yaml", NULL) == 2,
 		 "unknown format accepted");
+	return true;
+}
+
+/* perf JSON through perf's own jevents.py, compiled: both Compat rules */
+static bool test_perf_json_jevents(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	T_ASSERT(strcmp(ksrc, "missing"), "no kernel source (tests/deps.sh ksrc failed)");
+	snprintf(out, sizeof(out), "%s/jevents.txt", tmproot);
+	rc = sh("%s/jevents.sh %s %s %s/jevents > %s 2>&1", fixtures, ksrc,
+		tool_path, tmproot, out);
+	T_ASSERT(rc == 0, "regex Compat: %s", slurp(out));
+	rc = sh("%s/jevents.sh %s %s %s/jevents-exact --exact-compat > %s 2>&1",
+		fixtures, ksrc, tool_path, tmproot, out);
+	T_ASSERT(rc == 0, "--exact-compat: %s", slurp(out));
 	return true;
 }
 
@@ -2481,6 +2499,7 @@ static const struct {
 	{ "topo_json_and_map", test_topo_json },
 	{ "telemetry_shape", test_telemetry_shape },
 	{ "perf_json_shape", test_perf_json_shape },
+	{ "perf_json_jevents", test_perf_json_jevents },
 	{ "sha1", test_sha1 },
 	{ "stat_mesh_metrics", test_stat_mesh },
 	{ "stat_groups", test_stat_groups },
@@ -2524,9 +2543,11 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		static const char *const names[] = {
 			"--tool", "--promtool", "--fake", "--doc", "--fixtures", "--only",
+			"--ksrc",
 		};
 		const char **dest[] = {
 			&tool_path, &promtool, &fake_path, &doc_path, &fixtures, &only,
+			&ksrc,
 		};
 		size_t k;
 
