@@ -23,10 +23,6 @@
 struct perf_pmu;
 
 /* perf functions pmu-events.c refers to, unused by the sys tables */
-char *perf_pmu__getcpuid(struct perf_pmu *pmu);
-bool pmu__name_match(const struct perf_pmu *pmu, const char *pmu_name);
-int strcmp_cpuid_str(const char *s1, const char *s2);
-
 char *perf_pmu__getcpuid(struct perf_pmu *pmu)
 {
 	(void)pmu;
