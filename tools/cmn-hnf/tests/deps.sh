@@ -4,8 +4,8 @@
 # What the cmn-hnf tests need on the host, installed by the project (the
 # tools-stage counterpart of ensure_host_packages in tools/testing/lib.sh):
 #
-#   deps.sh host       apt-get install tmux and python3-docutils (rst2man)
-#                      if missing
+#   deps.sh host       apt-get install tmux, python3-docutils (rst2man) and
+#                      systemd (systemd-analyze) if missing
 #   deps.sh promtool   print the path of promtool: Debian's prometheus
 #                      package is downloaded and unpacked privately under
 #                      $CMN_HNF_CACHE/tools (never installed: its postinst
@@ -36,7 +36,7 @@ need_pkgs() {
 
 case ${1:-} in
 host)
-	need_pkgs tmux python3-docutils ;;
+	need_pkgs tmux python3-docutils systemd ;;
 promtool)
 	lock_open cmn-hnf-promtool
 	deb=$(ls "$DEBS"/prometheus_*_amd64.deb 2>/dev/null | head -1 || true)

@@ -32,6 +32,9 @@ static const char *tool_path;
 static const char *fake_path;	/* cmn-hnf-fake: the tool on the fake PMU */
 static const char *promtool = "missing";
 static const char *ksrc = "missing";	/* kernel source, for jevents.py */
+static const char *man_dir;	/* the man pages built by rst2man */
+static const char *src_dir;	/* tools/cmn-hnf */
+static const char *out_dir;	/* the build directory (O=) */
 static const char *doc_path;
 static const char *fixtures;
 
@@ -2296,6 +2299,147 @@ static bool test_report_browser(void)
 	return true;
 }
 
+/* The commands "cmn-hnf --help" lists, blank separated, and "" for main */
+static int tool_commands(char cmds[][16], int max)
+{
+	char out[CMN_PATH_LEN], *p, *s;
+	int n = 0;
+
+	snprintf(out, sizeof(out), "%s/commands.txt", tmproot);
+	if (sh("%s --help | sed -n 's/^  \\([a-z]\\{2,\\}\\)  .*/\\1/p' > %s",
+	       tool_path, out))
+		return -1;
+	cmds[n++][0] = '\0';
+	s = slurp(out);
+	for (p = strtok(s, "\n"); p && n < max; p = strtok(NULL, "\n"))
+		snprintf(cmds[n++], sizeof(cmds[0]), "%s", p);
+	return n;
+}
+
+/* issue 11: every command has a man page whose options match its --help */
+static bool test_man_pages(void)
+{
+	char cmds[32][16], page[CMN_PATH_LEN], help[CMN_PATH_LEN], out[CMN_PATH_LEN];
+	int n, i, rc;
+
+	T_ASSERT(man_dir, "no --man directory");
+	n = tool_commands(cmds, 32);
+	T_ASSERT(n >= 8, "%d commands in cmn-hnf --help", n);
+	snprintf(help, sizeof(help), "%s/help.txt", tmproot);
+	snprintf(out, sizeof(out), "%s/man-check.txt", tmproot);
+	for (i = 0; i < n; i++) {
+		snprintf(page, sizeof(page), "%s/cmn-hnf%s%s.1", man_dir,
+			 cmds[i][0] ? "-" : "", cmds[i]);
+		T_ASSERT(!access(page, R_OK), "no man page %s for '%s'", page, cmds[i]);
+		rc = sh("%s %s --help > %s", tool_path, cmds[i], help);
+		T_ASSERT(rc == 0, "%s --help: %d", cmds[i], rc);
+		rc = sh("python3 %s/man_check.py %s %s > %s 2>&1", fixtures, page,
+			help, out);
+		T_ASSERT(rc == 0, "%s", slurp(out));
+		/* the page names its command */
+		rc = sh("grep -qi '^\\.TH \"cmn-hnf%s%s\" 1 ' %s", cmds[i][0] ? "-" : "",
+			cmds[i], page);
+		T_ASSERT(rc == 0, "%s: no .TH line for '%s'", page, cmds[i]);
+	}
+	return true;
+}
+
+/* issue 11: the bash completion, driven as bash drives it */
+static bool test_bash_completion(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/completion.txt", tmproot);
+	rc = sh("bash %s/completion_check.sh %s/cmn-hnf.bash-completion %s > %s 2>&1",
+		fixtures, src_dir, tool_path, out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
+/* issue 11: make install puts everything where Debian looks for it */
+static bool test_install(void)
+{
+	static const char *const files[] = {
+		"usr/bin/cmn-hnf",
+		"usr/share/bash-completion/completions/cmn-hnf",
+		"usr/lib/systemd/system/cmn-hnf-prometheus.service",
+		"usr/share/man/man1/cmn-hnf.1",
+		"usr/share/man/man1/cmn-hnf-stat.1",
+		"usr/share/man/man1/cmn-hnf-top.1",
+		"usr/share/man/man1/cmn-hnf-report.1",
+	};
+	char out[CMN_PATH_LEN], dest[CMN_PATH_LEN], f[CMN_PATH_LEN];
+	char cmds[32][16];
+	int rc, i, n;
+
+	T_ASSERT(src_dir && out_dir, "no --src or --out");
+	snprintf(dest, sizeof(dest), "%s/destdir", tmproot);
+	snprintf(out, sizeof(out), "%s/install.txt", tmproot);
+	rc = sh("make -s -C %s O=%s DESTDIR=%s PREFIX=/usr install > %s 2>&1",
+		src_dir, out_dir, dest, out);
+	T_ASSERT(rc == 0, "make install: %s", slurp(out));
+	for (i = 0; i < (int)ARRAY_SIZE(files); i++) {
+		snprintf(f, sizeof(f), "%s/%s", dest, files[i]);
+		T_ASSERT(!access(f, R_OK), "%s not installed", files[i]);
+	}
+	n = tool_commands(cmds, 32);
+	for (i = 1; i < n; i++) {
+		snprintf(f, sizeof(f), "%s/usr/share/man/man1/cmn-hnf-%s.1", dest, cmds[i]);
+		T_ASSERT(!access(f, R_OK), "no man page installed for %s", cmds[i]);
+	}
+	rc = sh("%s/usr/bin/cmn-hnf --version > %s 2>&1", dest, out);
+	T_ASSERT(rc == 0 && !strncmp(slurp(out), "cmn-hnf ", 8), "installed binary: %s",
+		 slurp(out));
+	rc = sh("grep -qx 'ExecStart=/usr/bin/cmn-hnf .*' %s/%s", dest, files[2]);
+	T_ASSERT(rc == 0, "the unit does not run /usr/bin/cmn-hnf");
+	return true;
+}
+
+/*
+ * The Prometheus unit: systemd accepts it, it runs unprivileged with only
+ * CAP_PERFMON, and its command line works (on the fake PMU, with -n 1).
+ */
+static bool test_systemd_unit(void)
+{
+	char unit[CMN_PATH_LEN], out[CMN_PATH_LEN], prom[CMN_PATH_LEN], *s, *e;
+	char cmd[1024];
+	int rc;
+
+	T_ASSERT(src_dir, "no --src");
+	stat_root();
+	snprintf(unit, sizeof(unit), "%s/cmn-hnf-prometheus.service", tmproot);
+	snprintf(out, sizeof(out), "%s/unit.txt", tmproot);
+	snprintf(prom, sizeof(prom), "%s/unit.prom", tmproot);
+	/* as installed, but running the tool of this build */
+	rc = sh("sed 's|@BINDIR@/cmn-hnf|%s|' %s/cmn-hnf-prometheus.service.in > %s",
+		tool_path, src_dir, unit);
+	T_ASSERT(rc == 0, "cannot write %s", unit);
+	rc = sh("systemd-analyze verify --man=no %s > %s 2>&1", unit, out);
+	T_ASSERT(rc == 0 && !*slurp(out), "systemd-analyze verify: %d %s", rc, slurp(out));
+	s = slurp(unit);
+	T_ASSERT(strstr(s, "\nUser=prometheus\n") && !strstr(s, "User=root"),
+		 "not an unprivileged user");
+	T_ASSERT(strstr(s, "\nAmbientCapabilities=CAP_PERFMON\n") &&
+		 strstr(s, "\nCapabilityBoundingSet=CAP_PERFMON\n") &&
+		 strstr(s, "\nNoNewPrivileges=yes\n"), "capabilities");
+	s = strstr(s, "\nExecStart=");
+	T_ASSERT(s, "no ExecStart");
+	s += strlen("\nExecStart=") + strlen(tool_path);
+	e = strchr(s, '\n');
+	*e = '\0';
+	snprintf(cmd, sizeof(cmd), "%s", s);
+	/* the same command line on the fake PMU: another file, one short interval */
+#define T_UNIT_PROM "/var/lib/prometheus/node-exporter/cmn_hnf.prom"
+	e = strstr(cmd, T_UNIT_PROM);
+	T_ASSERT(e, "ExecStart: %s", cmd);
+	*e = '\0';
+	rc = sh("%s --sysfs-root %s/stat %s%s%s -n 1 -I 10 > %s 2>&1", fake_path, tmproot,
+		cmd, prom, e + strlen(T_UNIT_PROM), out);
+	T_ASSERT(rc != 2, "the unit's options are a usage error: %s", slurp(out));
+	return true;
+}
+
 /* ---- the built tool: help texts are true ---- */
 
 static const char *const t_cmds[] = {
@@ -2530,6 +2674,10 @@ static const struct {
 	{ "top_tmux_golden", test_top_tmux },
 	{ "report_summary", test_report_summary },
 	{ "report_svg", test_report_svg },
+	{ "man_pages_match_help", test_man_pages },
+	{ "bash_completion", test_bash_completion },
+	{ "install", test_install },
+	{ "systemd_unit", test_systemd_unit },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
 };
@@ -2543,11 +2691,11 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		static const char *const names[] = {
 			"--tool", "--promtool", "--fake", "--doc", "--fixtures", "--only",
-			"--ksrc",
+			"--ksrc", "--man", "--src", "--out",
 		};
 		const char **dest[] = {
 			&tool_path, &promtool, &fake_path, &doc_path, &fixtures, &only,
-			&ksrc,
+			&ksrc, &man_dir, &src_dir, &out_dir,
 		};
 		size_t k;
 
