@@ -254,8 +254,8 @@ static void check_aliases(struct check_ctx *c, const struct cmn_pmu *p)
 	}
 	if (bad)
 		say(c, V_FAIL,
-		    "%s: %d event alias%s differ from the event table: %s; fix: install a driver and a cmn-hnf of the same version",
-		    p->name, bad, bad == 1 ? "" : "es", wrong);
+		    "%s: %d event alias%s from the event table: %s; fix: install a driver and a cmn-hnf of the same version",
+		    p->name, bad, bad == 1 ? " differs" : "es differ", wrong);
 	if (missing)
 		say(c, V_WARN,
 		    "%s: %d of %zu event aliases missing from events/ (raw eventid= still works)",
