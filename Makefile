@@ -7,6 +7,7 @@
 #   make install              modules_install + depmod (KDIR's kernel)
 #   make dkms-install         register, build and install with DKMS
 #   make tools                build the cmn-hnf userspace tool
+#   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
 #   make lint                 W=1 + sparse + checkpatch on four Debian kernels
 #   make kunit                KUnit tests in a self-built arm64 kernel (QEMU)
 #   make e2e                  end-to-end tests in QEMU (KERNEL=, FW=, MESH=, TESTS=)
@@ -64,6 +65,9 @@ tools:
 		echo "tools/cmn-hnf: not present yet"; exit 1; \
 	fi
 
+test-browser:
+	$(MAKE) -C tools/cmn-hnf test-browser
+
 lint:
 	$(TESTING)/build/lint.sh
 
@@ -79,4 +83,4 @@ demo:
 check:
 	$(TESTING)/build/check.sh
 
-.PHONY: all modules clean install dkms-install tools lint kunit e2e demo check
+.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check
