@@ -434,21 +434,36 @@ static const char *const cmn_known_ids[] = {
 	"43800", "43801", "43802", "43803", "43804", "43805", "43806",
 };
 
+/*
+ * perf's own arm_cmn tables have metrics called slc_miss_rate and
+ * sf_hit_rate whose Compat also matches CMN-600: with the same names,
+ * "perf stat -M slc_miss_rate" would take theirs too and fail on events
+ * the arm_cmn_hnf PMU does not have. The exported names carry the prefix
+ * of the Prometheus names instead.
+ */
+#define CMN_PERF_METRIC_PREFIX	"cmn_hnf_"
+
 static void perf_metric(struct cmn_json *j, const struct cmn_metric *m,
 			const char *compat)
 {
-	char su[64], thr[128];
+	char su[64], thr[600], name[CMN_NAME_LEN + 16];
 
 	snprintf(su, sizeof(su), "1%s", m->unit);
+	snprintf(name, sizeof(name), CMN_PERF_METRIC_PREFIX "%s", m->name);
 	cj_obj(j);
-	cj_kstr(j, "MetricName", m->name);
+	cj_kstr(j, "MetricName", name);
 	cj_kstr(j, "MetricExpr", m->formula);
 	cj_kstr(j, "BriefDescription", m->title);
 	cj_kstr(j, "PublicDescription", m->desc);
 	cj_kstr(j, "MetricGroup", m->group);
 	cj_kstr(j, "ScaleUnit", su);
+	/*
+	 * The threshold over the events, not the metric's name: perf resolves
+	 * metric references in the core table only, so a sys metric that
+	 * names itself would be taken for an event.
+	 */
 	if (m->threshold[0]) {
-		snprintf(thr, sizeof(thr), "%s %s", m->name, m->threshold);
+		snprintf(thr, sizeof(thr), "(%s) %s", m->formula, m->threshold);
 		cj_kstr(j, "MetricThreshold", thr);
 	}
 	cj_kstr(j, "Unit", "arm_cmn_hnf");

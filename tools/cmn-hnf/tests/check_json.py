@@ -131,9 +131,12 @@ def perf_json(doc, args):
                  "MetricGroup", "ScaleUnit", "Unit", "Compat"], "metric")
         if not re.fullmatch(r"[0-9.]+\S+", m["ScaleUnit"]):
             raise Bad(f"{m['MetricName']}: ScaleUnit {m['ScaleUnit']!r}")
-        for e in NAME.findall(m["MetricExpr"]):
-            if e not in known:
-                raise Bad(f"{m['MetricName']}: {e} is not an event alias")
+        if not m["MetricName"].startswith("cmn_hnf_"):
+            raise Bad(f"{m['MetricName']}: not cmn_hnf_<metric>")
+        for k in ("MetricExpr", "MetricThreshold"):
+            for e in NAME.findall(m.get(k, "")):
+                if e not in known:
+                    raise Bad(f"{m['MetricName']}: {k}: {e} is not an event alias")
 
 
 def list_json(doc, args):
@@ -257,7 +260,8 @@ def jevents(args):
     """args: METRICS.txt LIST.json regex|--exact-compat: what perf's
     jevents.py made of the export, against the tool's metric table."""
     rows, lst, mode = args
-    want = {m["name"]: m for m in json.load(open(lst))["metrics"]}
+    # exported as cmn_hnf_<metric>, apart from perf's own arm_cmn names
+    want = {"cmn_hnf_" + m["name"]: m for m in json.load(open(lst))["metrics"]}
     got = {}
     for line in open(rows):
         f = line.rstrip("\n").split("|")
