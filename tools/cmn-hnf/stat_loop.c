@@ -269,7 +269,8 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 			pfd[0] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
 			pfd[1] = (struct pollfd){ .fd = hooks ? hooks->fd : -1,
 						  .events = POLLIN };
-			if (poll(pfd, 2, timeout) > 0 && (pfd[1].revents & POLLIN) &&
+			if (poll(pfd, 2, timeout) > 0 &&
+			    (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
 			    hooks && hooks->input && !hooks->input(c, hooks->arg)) {
 				end = true;
 				break;

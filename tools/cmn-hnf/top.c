@@ -513,7 +513,11 @@ static bool top_input(struct st_ctx *c, void *arg)
 	char k[16];
 	ssize_t n, i;
 
+	errno = 0;
 	n = read(STDIN_FILENO, k, sizeof(k));
+	/* readable but nothing to read: the terminal is gone */
+	if (n <= 0 && errno != EINTR && errno != EAGAIN)
+		return false;
 	for (i = 0; i < n; i++) {
 		switch (k[i]) {
 		case 'q':
