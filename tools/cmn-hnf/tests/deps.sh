@@ -39,10 +39,12 @@ host)
 	need_pkgs tmux python3-docutils systemd ;;
 promtool)
 	lock_open cmn-hnf-promtool
-	deb=$(ls "$DEBS"/prometheus_*_amd64.deb 2>/dev/null | head -1 || true)
+	arch=$(dpkg --print-architecture)
+	deb=$(ls "$DEBS"/prometheus_*_"$arch".deb 2>/dev/null | head -1 || true)
 	if [ -z "$deb" ]; then
-		fetch_debs prometheus:amd64 >&2 || { lock_close; exit 1; }
-		deb=$(deb_of prometheus)
+		fetch_debs "prometheus:$arch" >&2 || { lock_close; exit 1; }
+		deb=$(ls "$DEBS"/prometheus_*_"$arch".deb 2>/dev/null | head -1 || true)
+		[ -n "$deb" ] || { lock_close; exit 1; }
 	fi
 	dir="$CACHE/tools/$(basename "$deb" .deb)"
 	if [ ! -x "$dir/usr/bin/promtool" ]; then
