@@ -7,6 +7,7 @@
 #   make install              modules_install + depmod (KDIR's kernel)
 #   make dkms-install         register, build and install with DKMS
 #   make tools                build the cmn-hnf userspace tool
+#   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
 #   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
 #                             amd64) + checkpatch + shellcheck
 #   make kunit                KUnit tests in a self-built arm64 kernel (QEMU;
@@ -68,6 +69,9 @@ tools:
 		echo "tools/cmn-hnf: not present yet"; exit 1; \
 	fi
 
+test-browser:
+	$(MAKE) -C tools/cmn-hnf test-browser
+
 lint:
 	$(TESTING)/build/lint.sh
 
@@ -83,4 +87,4 @@ demo:
 check:
 	$(TESTING)/build/check.sh
 
-.PHONY: all modules clean install dkms-install tools lint kunit e2e demo check
+.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check
