@@ -4,6 +4,7 @@
 # kernels: 6.12
 # fw: dt
 # timeout: 300
+# results: 13 + nmesh
 #
 # The PMU fuzzer, cmn-fuzz (tools/testing/fuzz/cmn-fuzz.c), against both
 # PMUs of the two-mesh system, with the model's clock running free at rates

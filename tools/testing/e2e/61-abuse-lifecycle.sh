@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default two-mesh
 # timeout: 300
+# results: 16
 #
 # Lifecycle of arm_cmn_hnf (cmn-stress, tools/testing/stress/cmn-stress.c):
 #   life_load, life_count_exact, life_unload, life_irq_follows_cpu, ...

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
+# subset-fw: dt
 # timeout: 180
+# results: 2 + 5 * 4 * 2 + 2
 #
 # Who may open a system-wide arm_cmn_hnf event (pid -1, the PMU's CPU), at
 # kernel.perf_event_paranoid 3, 2, 1, 0 and -1, as root, as an unprivileged

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: numa1
 # numa: 2
+# results: 15
 #
 # Interrupt affinity on a two-node guest (CPU 0 in node 0, CPU 1 in node 1,
 # the mesh in node 1): /proc/irq/<n>/effective_affinity of every interrupt
