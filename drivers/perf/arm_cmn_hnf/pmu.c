@@ -755,8 +755,13 @@ static bool cmn_hnf_ovf_global(struct cmn_hnf *cmn, unsigned int g, u8 dtcs)
 	struct cmn_hnf_counter *c = &cmn->ctr[g];
 	bool explained;
 
-	/* del() forgets the flags of the counters it gives back */
-	if (WARN_ON_ONCE(!c->event))
+	/*
+	 * del() clears the flags of the counters it gives back, but an
+	 * interrupt raised before it may be handled after it, and a wrap
+	 * already on its way from a DTM can set a flag again: a flag of a
+	 * free counter reports nothing.
+	 */
+	if (!c->event)
 		return false;
 	/* A stopped event counts nothing; its stop() read it last */
 	if (cmn_hnf_stopped(c->event))
