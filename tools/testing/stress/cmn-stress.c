@@ -479,8 +479,8 @@ static int cmd_hotplug(bool free_clock)
 	while (n--)
 		close_ev(&ev[n]);
 	printf("total hotplug_operations %d\n", nhp);
-	g_note("%d offline/online cycles (%d hotplug operations) on %d PMUs in %.1f s",
-	       cycles, nhp, np, g_now() - t0);
+	g_note("%d offline/online cycles (%d hotplug operations) on %d PMUs, %s clock, in %.1f s",
+	       cycles, nhp, np, free_clock ? "free" : "manual", g_now() - t0);
 	return report();
 }
 
