@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc
 # timeout: 240
+# results: 5 + 3 * min(8, 4 // max(1, hnf_xp_max))
 #
 # Multiplexing: three times more aggregated events than the busiest XP can
 # count at once, with the model running free at constant rates. perf rotates

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default two-mesh
 # timeout: 300
+# results: 11 + 16 * nmesh
 #
 # cmn-hnf in the guest, against the CMN-600 model and arm_cmn_hnf. Not in
 # tools/testing/e2e/ (another owner); run it with the e2e harness:
