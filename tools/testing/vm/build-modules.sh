@@ -5,14 +5,14 @@
 # arm64 guest kernel(s) and the arm64 userspace pieces the guest needs.
 #
 #   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules
-#            in an rsync'ed copy of the repository ($OUTD/build/<krel>), so
+#            in an rsync'ed copy of the repository ($OUTW/build/<krel>), so
 #            the work tree stays clean; the .ko files are collected in
-#            $OUTD/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
+#            $OUTW/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
 #   tools    make -C tools/cmn-hnf CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 O=..
-#            (in a copy) -> $OUTD/bin/cmn-hnf
+#            (in a copy) -> $OUTW/bin/cmn-hnf
 #   e2e bin  if tools/testing/e2e/Makefile exists:
 #            make -C tools/testing/e2e CROSS_COMPILE=aarch64-linux-gnu- O=<dir>
-#            -> every executable in $OUTD/bin/e2e/ is shipped in /e2e/bin/
+#            -> every executable in $OUTW/bin/e2e/ is shipped in /e2e/bin/
 #
 # A part whose sources do not exist yet is reported on stderr ("not built")
 # and simply missing from the outputs; tests needing it then fail in the
@@ -38,8 +38,14 @@ for k in "${kernels[@]}"; do
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
 	KD=$(kdir "$abi" arm64)
-	B="$OUTD/build/$krel"
-	M="$OUTD/modules/$krel"
+	kvars=()
+	# the debug kernel's own build tree (make needs ARCH and the prefix)
+	if [ "$k" = debug ]; then
+		KD=$(debug_kbuild)
+		kvars=(ARCH=arm64 "CROSS_COMPILE=$CROSS")
+	fi
+	B="$OUTW/build/$krel"
+	M="$OUTW/modules/$krel"
 	mkdir -p "$B" "$M"
 	rsync -a --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='*.mod*' --exclude='.*.cmd' --exclude=Module.symvers \
@@ -56,12 +62,12 @@ for k in "${kernels[@]}"; do
 		fi
 	done
 	if ! timed "build modules $krel" make -s -j"$JOBS" -C "$KD" M="$B" \
-		CMN_HNF_ALL=1 modules > "$OUTD/build-$krel.log" 2>&1; then
-		cat "$OUTD/build-$krel.log" >&2
-		log "build-modules: module build for $krel failed (log: $OUTD/build-$krel.log)"
+		"${kvars[@]}" CMN_HNF_ALL=1 modules > "$OUTW/build-$krel.log" 2>&1; then
+		cat "$OUTW/build-$krel.log" >&2
+		log "build-modules: module build for $krel failed (log: $OUTW/build-$krel.log)"
 		exit 1
 	fi
-	grep -v '^$' "$OUTD/build-$krel.log" | grep -vE 'Skipping BTF|^  (CC|LD|MODPOST|BTF)' >&2 || true
+	grep -v '^$' "$OUTW/build-$krel.log" | grep -vE 'Skipping BTF|^  (CC|LD|MODPOST|BTF)' >&2 || true
 	# swap in the new set at once (a reader never sees a half-empty dir)
 	rm -rf "$M.new"
 	mkdir -p "$M.new"
@@ -75,17 +81,17 @@ done
 
 # arm64 userspace: the cmn-hnf tool and the e2e helper binaries (kernel
 # independent, built once, also in a copy).
-BIN="$OUTD/bin"
+BIN="$OUTW/bin"
 mkdir -p "$BIN"
 rm -f "$BIN/cmn-hnf"
-TB="$OUTD/build/user"
-TO="$OUTD/build/user-out"
+TB="$OUTW/build/user"
+TO="$OUTW/build/user-out"
 mkdir -p "$TB" "$TO"
 rsync -a --delete --exclude=.git "$REPO/" "$TB/"
 if [ -f "$TB/tools/cmn-hnf/Makefile" ]; then
 	if ! timed "build cmn-hnf (arm64 static)" make -s -C "$TB/tools/cmn-hnf" \
-		CROSS_COMPILE=$CROSS STATIC=1 O="$TO" > "$OUTD/build-cmn-hnf.log" 2>&1; then
-		cat "$OUTD/build-cmn-hnf.log" >&2
+		CROSS_COMPILE=$CROSS STATIC=1 O="$TO" > "$OUTW/build-cmn-hnf.log" 2>&1; then
+		cat "$OUTW/build-cmn-hnf.log" >&2
 		log "build-modules: tools/cmn-hnf failed to build"
 		exit 1
 	fi
@@ -102,8 +108,8 @@ rm -rf "$BIN/e2e"
 mkdir -p "$BIN/e2e"
 if [ -f "$TB/tools/testing/e2e/Makefile" ]; then
 	if ! timed "build e2e helpers (arm64)" make -s -C "$TB/tools/testing/e2e" \
-		CROSS_COMPILE=$CROSS O="$BIN/e2e" > "$OUTD/build-e2e.log" 2>&1; then
-		cat "$OUTD/build-e2e.log" >&2
+		CROSS_COMPILE=$CROSS O="$BIN/e2e" > "$OUTW/build-e2e.log" 2>&1; then
+		cat "$OUTW/build-e2e.log" >&2
 		log "build-modules: tools/testing/e2e helpers failed to build"
 		exit 1
 	fi

@@ -17,7 +17,17 @@ VM="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$VM/../lib.sh"
 E2E="$REPO/tools/testing/e2e"
 MESHDIR="$REPO/tools/testing/cmn600-model/meshes"
-export VM E2E MESHDIR
+# Directories of guest test scripts (*.sh but lib*.sh), all shipped to /e2e
+# and run by make e2e: the e2e tests and the cmn-hnf tool's guest test.
+E2E_DIRS="$E2E $REPO/tools/cmn-hnf/tests/guest"
+# The tests' independent alias list (shipped as /e2e/hnf-aliases.list)
+ALIAS_LIST="$REPO/tools/testing/hnf-aliases.list"
+# Build copies, built modules and binaries of THIS work tree: several
+# checkouts (work trees) share one cache, and a build copy or module set
+# of another tree must never be mixed into this one's.
+OUTW="$OUTD/tree/$(basename "$REPO")-$(echo "$REPO" | sha256sum | cut -c1-8)"
+mkdir -p "$OUTW"
+export VM E2E MESHDIR E2E_DIRS ALIAS_LIST OUTW
 
 QEMU_CPU=${QEMU_CPU:-max,pauth-impdef=on}
 QEMU_SMP=${QEMU_SMP:-2}
@@ -28,13 +38,28 @@ QEMU_EFI=${QEMU_EFI:-/usr/share/qemu-efi-aarch64/QEMU_EFI.fd}
 export DT_MEM_MB=1024
 export ACPI_LINUX_MB=1024
 
-# kernel_abi 6.12|6.1 -> Debian ABI (e.g. 6.12.117+deb12, 6.1.0-57)
+# KERNEL=debug: the project's own debug kernel (linux-source-6.12 with
+# KASAN, lockdep, kmemleak, ...; tools/testing/kunit/build-kernel.sh, the
+# same kernel as make kunit). debug_kbuild prints its build directory
+# (which fetch-guest.sh builds when missing); its release is
+# <abi>-arm64 like Debian's (CONFIG_LOCALVERSION).
+debug_kbuild() { "$TESTING/kunit/build-kernel.sh" --dir; }
+debug_abi() {
+	local r
+	r=$(cat "$(debug_kbuild)/include/config/kernel.release" 2>/dev/null) ||
+		{ log "the debug kernel is not built (fetch-guest.sh debug builds it)"; return 1; }
+	echo "${r%-arm64}"
+}
+
+# kernel_abi 6.12|6.1|debug -> Debian ABI (e.g. 6.12.117+deb12, 6.1.0-57),
+# or the debug kernel's release without -arm64
 kernel_abi() {
+	[ "$1" = debug ] && { debug_abi; return; }
 	resolve_kvers
 	case $1 in
 	6.12) echo "$KVER12" ;;
 	6.1) echo "$KVER61" ;;
-	*) log "unknown KERNEL '$1' (want 6.12 or 6.1)"; return 1 ;;
+	*) log "unknown KERNEL '$1' (want 6.12, 6.1 or debug)"; return 1 ;;
 	esac
 }
 

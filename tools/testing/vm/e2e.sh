@@ -1,25 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# e2e.sh (make e2e): end-to-end tests in QEMU on Debian's real arm64 kernels.
+# e2e.sh (make e2e): end-to-end tests in QEMU on Debian's real arm64 kernels
+# and on the project's debug kernel.
 #
 # Selection (environment or make variables):
-#   TESTS=<glob> ...  guest test scripts by name (tools/testing/e2e/<name>.sh,
-#                     name without .sh); a word without * ? [ matches as
-#                     *word*. Default: every script.
-#   MESH=<name|file>  run every selected test on this mesh only (a name in
-#                     tools/testing/cmn600-model/meshes/ or a path).
-#                     Default: the meshes each test's header lists.
+#   TESTS=<glob> ...  guest test scripts by name (<name>.sh in a directory of
+#                     E2E_DIRS: tools/testing/e2e/ and
+#                     tools/cmn-hnf/tests/guest/); a word without * ? [
+#                     matches as *word*. Default: every script.
+#   MESH="<name|file> ..."  run every selected test on each of these meshes
+#                     (a name in tools/testing/cmn600-model/meshes/ or a
+#                     path to any valid mesh file). Default: the meshes each
+#                     test's header lists.
 #   MESH_SUBSET="a b" keep only these of each test's meshes; tests with
 #                     none of them are left out (make check uses it on
-#                     every guest but the primary one)
-#   KERNEL=6.12|6.1   default both        FW=dt|acpi   default both
+#                     every guest but the primary one), or with
+#                     MESH_SUBSET_KEEP=1 run on their first mesh
+#   KERNEL="6.12 6.1 debug"  default "6.12 6.1"; debug is the self-built
+#                     6.12 with KASAN, lockdep, kmemleak, debug objects
+#                     (tools/testing/kunit/build-kernel.sh, built on first
+#                     use, cached); each of its boots must end with an empty
+#                     kmemleak scan (result <...>/kmemleak)
+#   FW=dt|acpi        default both
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
 #
-# Guest tests are tools/testing/e2e/*.sh except lib*.sh (sourced libraries).
-# A guest test declares where it runs in comment lines within its first 30
-# lines (all optional):
+# A guest test is <name>.sh (lib*.sh are sourced libraries). It declares in
+# comment lines within its first 30 lines where it runs (all optional but
+# "results") and how many results it gives (see tools/testing/vm/
+# manifest.py and Documentation/testing.rst, "Result manifest"):
 #
 #   # meshes: default 2x2 8x8-32hnf-4dtc   mesh names (default: default)
 #   # faults: child_loop no_dtc            one boot per fault: the model is
@@ -32,6 +42,11 @@
 #   # numa: 2                              boot a two-node NUMA guest (boot.sh
 #                                          NUMA=2: one CPU per node); such
 #                                          tests get boots of their own
+#   # results: 4 + 3 * nmesh               REQUIRED: the number of result
+#                                          lines, an expression over the facts
+#                                          of the boot
+#   # skip: <glob>... if <expression>      these cases may print SKIP when
+#                                          the expression is true
 #
 # Every (kernel, fw, mesh, fault, numa) with at least one test is ONE boot; its
 # tests run in name order, each in a fresh sh, with the modules unloaded
@@ -39,15 +54,18 @@
 # once per kernel; per boot only a small uncompressed cpio (resolved mesh,
 # run.conf, the SSDT for ACPI) is put in front of it.
 #
-# Output: one line per test case, "PASS: e2e/<kernel>/<fw>/<mesh>/<name>" or
-# "FAIL: e2e/<kernel>/<fw>/<mesh>/<name>: <why>" (<mesh> is "<mesh>+<fault>"
-# for a fault boot), plus FAIL lines for a script that did not finish, exited
-# non-zero without a FAIL line or printed no result, and for a boot that
-# timed out, did not print "=== CMN-GUEST-EXIT" or printed a kernel error
-# (Oops, BUG:, WARNING:, KASAN, lockdep, Kernel panic). A failed boot's log
-# is kept (path printed) and its last 60 lines are shown. Last line:
-# "e2e: N passed, N failed". Exit status 0 only if nothing failed and at
-# least one case passed.
+# Output: one line per test case, "PASS: e2e/<kernel>/<fw>/<mesh>/<name>",
+# "FAIL: e2e/<kernel>/<fw>/<mesh>/<name>: <why>" or "SKIP: ...: <why>"
+# (<mesh> is "<mesh>+<fault>" for a fault boot), plus FAIL lines for a
+# script that did not finish, exited non-zero without a FAIL line, printed
+# no result, printed another number of results than its manifest says or a
+# SKIP its manifest does not allow, and for a boot that timed out, did not
+# print "=== CMN-GUEST-EXIT" or printed a kernel error (results.sh BAD_RE:
+# Oops, BUG:, WARNING:, KASAN, lockdep, Kernel panic, Unable to handle,
+# Call trace:, rcu: INFO, INFO: task, hung_task, the model's "not cleared
+# within"). A failed boot's log is kept (path printed) and its last 60
+# lines are shown. Last line: "e2e: N passed, N failed, N skipped". Exit
+# status 0 only if nothing failed and at least one case passed.
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
@@ -56,7 +74,9 @@ KERNELS=(${KERNEL:-6.12 6.1})
 # shellcheck disable=SC2206
 FWS=(${FW:-dt acpi})
 TEST_TIMEOUT_DEFAULT=120
-BAD_RE='Oops|BUG:|WARNING:|KASAN|possible recursive locking|inconsistent lock state|circular locking|Kernel panic'
+# the debug kernel (KASAN, lockdep, kmemleak under TCG) is this many times
+# slower: its scripts' and boots' timeouts are scaled by it
+DEBUG_SLOWDOWN=${DEBUG_SLOWDOWN:-4}
 
 ensure_host_packages
 resolve_kvers
@@ -110,16 +130,22 @@ mesh_path() { # NAME-OR-FILE
 	fi
 }
 
-declare -A GROUP=() GTIME=() MESHFILE=()
-dirs=("$E2E")
-[ -n "${E2E_EXTRA:-}" ] && dirs+=("$E2E_EXTRA")
+declare -A GROUP=() GTIME=() MESHFILE=() SRC=()
+# script_path /e2e/NAME.sh: the host file the guest script came from
+script_path() { echo "${SRC[$1]:-$1}"; }
 ntests=0
-for d in "${dirs[@]}"; do
+# shellcheck disable=SC2153 # E2E_DIRS comes from common.sh
+for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 	for f in "$d"/*.sh; do
 		[ -f "$f" ] || continue
 		name=$(basename "$f" .sh)
 		case $name in lib | lib-*) continue ;; esac
 		selected "$name" || continue
+		if [ -n "${SRC[/e2e/$name.sh]:-}" ]; then
+			log "e2e: $f: a guest test named $name already exists: ignored"
+			continue
+		fi
+		SRC[/e2e/$name.sh]=$f
 		ntests=$((ntests + 1))
 		if [ -n "${MESH:-}" ]; then
 			meshes=$MESH
@@ -135,6 +161,13 @@ for d in "${dirs[@]}"; do
 				in_list "$(basename "$m" .mesh)" $MESH_SUBSET && keep="$keep $m"
 			done
 			meshes=${keep# }
+			# MESH_SUBSET_KEEP=1: a script with none of them still
+			# runs, on its first mesh (the whole suite runs)
+			if [ -z "$meshes" ] && [ "${MESH_SUBSET_KEEP:-0}" = 1 ]; then
+				meshes=$(header "$f" meshes)
+				meshes=${meshes%% *}
+				meshes=${meshes:-default}
+			fi
 			[ -n "$meshes" ] || continue
 		fi
 		faults=$(header "$f" faults)
@@ -157,10 +190,12 @@ for d in "${dirs[@]}"; do
 				for m in ${meshes:-default}; do
 					mn=$(basename "$m" .mesh)
 					MESHFILE[$mn]=$(mesh_path "$m")
+					tok=$to
+					[ "$k" = debug ] && tok=$((to * DEBUG_SLOWDOWN))
 					for flt in ${faults:-none}; do
 						key="$k|$fw|$mn|$flt|$nu"
-						GROUP[$key]="${GROUP[$key]:-} /e2e/$name.sh:$to"
-						GTIME[$key]=$(( ${GTIME[$key]:-0} + to ))
+						GROUP[$key]="${GROUP[$key]:-} /e2e/$name.sh:$tok"
+						GTIME[$key]=$(( ${GTIME[$key]:-0} + tok ))
 					done
 				done
 			done
@@ -169,69 +204,13 @@ for d in "${dirs[@]}"; do
 done
 if [ "$ntests" -eq 0 ]; then
 	log "e2e: no guest test matches TESTS='${TESTS:-}'"
-	echo "e2e: 0 passed, 1 failed"
+	echo "e2e: 0 passed, 1 failed, 0 skipped"
 	exit 1
 fi
 
 # ---- per-boot pieces -------------------------------------------------------
-npass=0
-nfail=0
-emit_pass() { echo "PASS: $1"; npass=$((npass + 1)); }
-emit_fail() { echo "FAIL: $1: $2"; nfail=$((nfail + 1)); }
-
-# parse_log LOG PREFIX SCRIPTS...: emit the PASS/FAIL lines of one boot
-parse_log() {
-	local logf=$1 pre=$2 line rest cur="" t rc name why
-	shift 2
-	declare -A began=() ended=() nres=() nfl=()
-	while IFS= read -r line; do
-		case $line in
-		*"=== CMN-TEST-BEGIN "*)
-			cur=${line##*=== CMN-TEST-BEGIN }
-			cur=${cur%% *}
-			began[$cur]=1
-			nres[$cur]=0
-			nfl[$cur]=0
-			;;
-		*"=== CMN-TEST-END "*)
-			t=${line##*=== CMN-TEST-END }
-			rc=${t#* rc=}
-			rc=${rc%% *}
-			ended[${t%% *}]=$rc
-			cur=
-			;;
-		*"CMN-TEST: "*)
-			rest=${line#*CMN-TEST: }
-			if [[ $rest =~ ^PASS\ ([^[:space:]:]+)[[:space:]]*$ ]]; then
-				emit_pass "$pre/${BASH_REMATCH[1]}"
-			elif [[ $rest =~ ^FAIL\ ([^[:space:]:]+):?[[:space:]]*(.*)$ ]]; then
-				name=${BASH_REMATCH[1]}
-				why=${BASH_REMATCH[2]}
-				emit_fail "$pre/$name" "${why:-no reason given}"
-				[ -n "$cur" ] && nfl[$cur]=$((nfl[$cur] + 1))
-			else
-				emit_fail "$pre/protocol" "malformed line: $rest"
-			fi
-			[ -n "$cur" ] && nres[$cur]=$((nres[$cur] + 1))
-			;;
-		esac
-	done < "$logf"
-	for t in "$@"; do
-		t=${t%:*}
-		name=$(basename "$t" .sh)
-		if [ -z "${began[$t]:-}" ]; then
-			emit_fail "$pre/$name" "script did not start"
-		elif [ -z "${ended[$t]:-}" ]; then
-			emit_fail "$pre/$name" "script did not finish (guest died or hung)"
-		elif [ "${ended[$t]}" = 137 ]; then
-			emit_fail "$pre/$name" "script killed after its timeout"
-		elif [ "${ended[$t]}" != 0 ] && [ "${nfl[$t]}" = 0 ]; then
-			emit_fail "$pre/$name" "script exited ${ended[$t]} without a FAIL line"
-		elif [ "${nres[$t]}" = 0 ]; then
-			emit_fail "$pre/$name" "script printed no CMN-TEST result"
-		fi
-	done
-}
+# shellcheck source=results.sh
+. "$VM/results.sh"
 
 # ---- boots -----------------------------------------------------------------
 mapfile -t KEYS < <(
@@ -271,12 +250,26 @@ for key in "${KEYS[@]}"; do
 	blog="$RUN/$tag.log"
 	brc=0
 	tmo=$(( ${GTIME[$key]} + 90 ))
+	[ "$k" = debug ] && tmo=$(( ${GTIME[$key]} + 90 * DEBUG_SLOWDOWN ))
 	KERNEL=$k FW=$fw INITRD=$initrd DTB="$fwd/virt.dtb" MEM_MB=$MEM_MB LOG=$blog NUMA=$nu \
 		LABEL="e2e $tag" TIMEOUT=$tmo "$VM/boot.sh" || brc=$?
 	rm -f "$initrd"
-	parse_log "$blog" "$pre" "$@"
+	# what each script must report on this boot (its manifest headers)
+	exp="$RUN/$tag.expect"
+	scripts=()
+	for t in "$@"; do scripts+=("$(script_path "${t%:*}")"); done
+	"$VM/manifest.py" expect --mesh "$fwd/mesh" --kernel "$k" --fw "$fw" \
+		--fault "${flt#none}" --numa "${nu:-0}" "${scripts[@]}" > "$exp" 2> "$exp.err" ||
+		for t in "$@"; do
+			echo "$(basename "${t%:*}" .sh) error $(tail -n 1 "$exp.err")"
+		done >> "$exp"
+	parse_log "$blog" "$pre" "$exp" "$@"
+	# the debug kernel must show an empty kmemleak scan after every boot
+	kl=0
+	[ "$k" = debug ] && grep -q '^=== CMN-GUEST-EXIT' "$blog" && kl=1
+	kmemleak_verdict "$blog" "$pre" $kl
 	bad=
-	if kerr=$(grep -v 'CMN-TEST: ' "$blog" | grep -m1 -E "$BAD_RE"); then
+	if kerr=$(kernel_errors "$blog"); then
 		bad="kernel error: $kerr"
 	fi
 	if [ "$brc" = 124 ]; then
@@ -295,5 +288,5 @@ for key in "${KEYS[@]}"; do
 done
 log "e2e: boots took $(( $(date +%s) - t_all )) s; logs in $RUN"
 rm -f "$RUN"/base-*.cpio.zst
-echo "e2e: $npass passed, $nfail failed"
-[ "$nfail" -eq 0 ] && [ "$npass" -gt 0 ]
+echo "e2e: $NPASS passed, $NFAIL failed, $NSKIP skipped"
+[ "$NFAIL" -eq 0 ] && [ "$NPASS" -gt 0 ]

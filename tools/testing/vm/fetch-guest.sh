@@ -6,6 +6,8 @@
 # installed on the host):
 #
 #   linux-image-<ABI>-arm64:arm64  -> $GUEST/<ABI>-arm64/image (depmod'ed once)
+#   (KERNEL=debug: the project's debug kernel, built by
+#   tools/testing/kunit/build-kernel.sh, laid out the same way)
 #   busybox-static:arm64           -> $GUEST/user/busybox
 #   linux-perf:arm64 + the arm64 lib* packages of its dependency closure
 #                                  -> $GUEST/user/perf
@@ -50,7 +52,32 @@ if [ ! -f "$U/.ok" ]; then
 	touch "$U/.ok"
 fi
 
+# guest_debug_image: build the debug kernel if needed and lay it out like an
+# unpacked Debian image (boot/vmlinuz-<krel>, lib/modules/<krel>, depmod'ed),
+# again whenever the debug kernel's build directory changed
+guest_debug_image() {
+	local b abi krel I
+	b=$("$TESTING/kunit/build-kernel.sh") || { log "debug kernel build failed"; return 1; }
+	abi=$(kernel_abi debug) || return 1
+	krel="$abi-arm64"
+	I=$(guest_image_dir "$abi")
+	[ -f "$I/.ok" ] && [ "$(cat "$I/.src" 2>/dev/null)" = "$b" ] && return 0
+	rm -rf "$I"
+	mkdir -p "$I/boot" "$I/lib/modules"
+	cp "$b/arch/arm64/boot/Image" "$I/boot/vmlinuz-$krel"
+	cp -a "$b/modroot/lib/modules/$krel" "$I/lib/modules/"
+	rm -f "$I/lib/modules/$krel/build" "$I/lib/modules/$krel/source"
+	timed "depmod $krel" depmod -b "$I" "$krel"
+	echo "$krel" > "$I/KERNELRELEASE"
+	echo "$b" > "$I/.src"
+	touch "$I/.ok"
+}
+
 for k in "${kernels[@]}"; do
+	if [ "$k" = debug ]; then
+		guest_debug_image
+		continue
+	fi
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
 	I=$(guest_image_dir "$abi")
