@@ -100,6 +100,11 @@ while [ $m -lt "$(mesh_count)" ]; do
 		set -- $(lc_xp_of $m "$n")
 		LC_ARMCMN_L0=$(lc_dtm_counter $m "$1" "$2" 0)
 		note "mesh $m: HN-F $n: XP ($1,$2) DTM counter 0 is $LC_ARMCMN_L0 before the run"
+		if ! is_uint "$LC_ARMCMN_L0"; then
+			fail "${pre}armcmn_bug_multidtc_bynodeid/hnf_cache_miss@$n" \
+				"cannot read XP ($1,$2)'s DTM counter through /dev/mem"
+			continue
+		fi
 		LC_PREDICT=lc_armcmn_pred_lost_carries LC_ARMCMN_L0=$LC_ARMCMN_L0 \
 			lc_batch_check "${pre}armcmn_bug_multidtc_bynodeid" "$P" $m $N \
 			"$P/hnf_cache_miss,bynodeid=1,nodeid=$n/|hnf_cache_miss|$n"
