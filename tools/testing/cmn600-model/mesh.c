@@ -446,6 +446,11 @@ static int parse_node(struct parser *ps, char **tok, int ntok)
 		} else if (!strcmp(key, "irq")) {
 			if (type != CMN600_MODEL_TYPE_DTC)
 				return perr(ps, ps->line, "irq= is only for dtc nodes");
+			/* a DTC whose interrupt the firmware leaves out (a fault) */
+			if (!strcmp(val, "none")) {
+				n->no_irq = true;
+				continue;
+			}
 			/* SPI number (INTID - 32) */
 			ret = parse_num(ps, key, val, 987, &v);
 			if (ret)

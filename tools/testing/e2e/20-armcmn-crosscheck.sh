@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc
+# subset-meshes: 2x2@dt 4x2-2dtc@dt
 # timeout: 600
-# results: 2 + sum(1 + (m.cmn_aliases + 1 if m.armcmn_misplaced == 0 else 2 + m.armcmn_misplaced) + 2 * (m.hnfs - m.armcmn_misplaced - m.armcmn_dtcbug) + (1 if m.hnfs > m.armcmn_misplaced + m.armcmn_dtcbug else 0) + m.armcmn_dtcbug for m in mesh)
+# results: 2 + sum(2 + (m.cmn_aliases + 1 if m.armcmn_misplaced == 0 else 2 + m.armcmn_misplaced) + 2 * (m.hnfs - m.armcmn_misplaced - m.armcmn_dtcbug) + (1 if m.hnfs > m.armcmn_misplaced + m.armcmn_dtcbug else 0) + m.armcmn_dtcbug for m in mesh)
 #
 # Cross-check of the model with Debian's stock arm-cmn driver (an
 # independent implementation of the same hardware), on every mesh of the
@@ -12,27 +13,38 @@
 # bynodeid=1 on every HN-F, across 16-bit local wraps and a 32-bit global
 # counter wrap.
 #
-# Where upstream arm-cmn is wrong (from reading its source, shared
-# reference 1.5, 2.6 and 2.7), the case predicts the wrong value arm-cmn
-# must show, with the formula in lib-counts.sh (lc_armcmn_pred_*); the twin
-# cases in 30-hnf-counts.sh check that arm_cmn_hnf counts them exactly:
-#   armcmn_bug_2x2_nodeid          meshes with both dimensions <= 2: arm-cmn
-#                                  6.12 sizes the node-id X/Y fields from the
-#                                  mesh (1 bit) and attributes HN-Fs on X=1
-#                                  to another XP, whose DTM then counts a
-#                                  port/device slot nothing feeds: 0 for each
-#                                  such node (bynodeid), the truth of the
-#                                  others (aggregated)
+# Which upstream bugs the running kernel's arm-cmn has is a per-kernel table
+# (lib-armcmn.sh, with the evidence: file and lines of each kernel's
+# arm-cmn.c; the self-built debug kernel is 6.12's source). Where a kernel
+# has a bug, the hardware facts (the model) stay the truth and the case
+# predicts the wrong value arm-cmn must show, with the formula in
+# lib-counts.sh (lc_armcmn_pred_*, shared reference 1.5, 2.6 and 2.7); the
+# twin cases in 30-hnf-counts.sh check that arm_cmn_hnf counts them
+# exactly. Where a kernel does not have it, the same nodes are checked for
+# exact counts: a positive check of the model by an independent driver.
+#   armcmn_table                   the width arm-cmn logged (dyndbg) for the
+#                                  mesh is the one the table expects
+#   armcmn_bug_2x2_nodeid          meshes with both dimensions <= 2, on
+#                                  kernels whose arm-cmn sizes the node-id
+#                                  X/Y fields from the mesh (1 bit; 6.1,
+#                                  6.12, 7.2): HN-Fs on X=1 land on another
+#                                  XP, whose DTM then counts a port/device
+#                                  slot nothing feeds: 0 for each such node
+#                                  (bynodeid), the truth of the others
+#                                  (aggregated)
 #   armcmn_bug_multidtc_bynodeid   bynodeid on an HN-F sharing an XP with DTC
-#                                  n>0: arm-cmn pairs its 16-bit local counter
-#                                  with a global counter it never claimed nor
-#                                  reads, so every carry is lost: truth -
-#                                  65536 * floor((L0 + truth) / 65536), L0 the
-#                                  local counter before the run
-# (The kernel-specific rules, e.g. arm-cmn's node-id width, are in
-# lib-counts.sh and in tools/testing/vm/manifest.py armcmn_bits.)
+#                                  n>0 (6.1, 6.12; 5.10 and 7.2 count every
+#                                  event on every DTC): arm-cmn pairs its
+#                                  16-bit local counter with a global
+#                                  counter it never claimed nor reads, so
+#                                  every carry is lost: truth - 65536 *
+#                                  floor((L0 + truth) / 65536), L0 the local
+#                                  counter before the run
+# (tools/testing/vm/manifest.py armcmn_bits and armcmn_multidtc_bug give the
+# host the same table, to count the results.)
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
+. /e2e/lib-armcmn.sh
 
 # Cycles per step: at the rates of lc_set_rates (>= 0.5 events per cycle per
 # HN-F) every HN-F produces more than 2^16 events, so the local counters wrap.
@@ -42,6 +54,18 @@ check model_load model_load || finish
 dmesg -c > /dev/null
 # dyndbg: arm-cmn logs the node-id coordinate width it derived
 check modprobe_arm_cmn modprobe arm-cmn dyndbg=+p || finish
+
+# what this kernel's arm-cmn is expected to do (lib-armcmn.sh)
+armcmn_has_bug 2x2_nodeid 2>/dev/null
+if [ $? -eq 2 ]; then
+	fail armcmn_table "no arm-cmn expectations for kernel $(uname -r) in lib-armcmn.sh"
+	finish
+fi
+bugs=
+for b in 2x2_nodeid multidtc_bynodeid nodeid_mismatch; do
+	armcmn_has_bug $b && bugs="$bugs $b"
+done
+note "kernel $(armcmn_kernel) ($(uname -r)): arm-cmn bugs expected:${bugs:- none}"
 
 m=0
 while [ $m -lt "$(mesh_count)" ]; do
@@ -55,16 +79,26 @@ while [ $m -lt "$(mesh_count)" ]; do
 		m=$((m + 1))
 		continue
 	fi
+	bits=$(armcmn_bits_for "$(lc_info $m x)" "$(lc_info $m y)")
+	# one "ID width" line per mesh, in probe order (= mesh order)
+	logged=$(dmesg | sed -n 's/.*arm-cmn .*mesh [0-9]*x[0-9]*, ID width \([0-9]*\).*/\1/p' |
+		sed -n "$((m + 1))p")
+	if [ "$logged" = "$bits" ]; then
+		pass "${pre}armcmn_table"
+	else
+		fail "${pre}armcmn_table" "arm-cmn logged ID width '${logged:-nothing}' for mesh $m, the table for $(armcmn_kernel) says $bits"
+	fi
 
 	lc_set_rates $m
-	misplaced=$(lc_armcmn_misplaced $m | tr '\n' ' ')
-	dtcbug=$(lc_on_dtc_xp $m | tr '\n' ' ')
+	misplaced=$(LC_ARMCMN_BITS=$bits lc_armcmn_misplaced $m | tr '\n' ' ')
+	dtcbug=
+	armcmn_has_bug multidtc_bynodeid && dtcbug=$(lc_on_dtc_xp $m | tr '\n' ' ')
 	good=
 	for n in $(lc_hnfs $m); do
 		case " $misplaced $dtcbug " in *" $n "*) ;; *) good="$good $n" ;; esac
 	done
 	note "mesh $m: arm-cmn: $(dmesg | grep 'ID width' | sed -n "$((m + 1))p" | sed 's/^.*arm-cmn/arm-cmn/'); CMN-600 rule: $(lc_coord_bits $m) bits"
-	note "mesh $m: HN-Fs: $(lc_hnfs $m | tr '\n' ' '); arm-cmn misplaces: ${misplaced:-none}; on a DTC n>0 XP: ${dtcbug:-none}"
+	note "mesh $m: HN-Fs: $(lc_hnfs $m | tr '\n' ' '); arm-cmn misplaces: ${misplaced:-none}; on a DTC n>0 XP: $(lc_on_dtc_xp $m | tr '\n' ' ')(multi-DTC bug expected there: $([ -n "$dtcbug" ] && echo yes || echo no))"
 
 	if [ -z "$misplaced" ]; then
 		# every alias, aggregated, exact (dtc_cycles == N is one of them)
@@ -85,7 +119,8 @@ while [ $m -lt "$(mesh_count)" ]; do
 		lc_batch_check "${pre}armcmn" "$P" $m $N "$P/dtc_cycles/|dtc_cycles|*"
 	fi
 
-	# bynodeid on every HN-F arm-cmn handles correctly
+	# bynodeid on every HN-F arm-cmn handles correctly (on a kernel without
+	# the multi-DTC bug, also those on the XP of DTC n>0: a positive check)
 	if [ -n "$good" ]; then
 		lc_per_node "${pre}armcmn/bynodeid" "$P" $m $N hnf_cache_miss "$good"
 		lc_per_node "${pre}armcmn/bynodeid" "$P" $m $N hnf_qos_pocq_occupancy_write "$good"

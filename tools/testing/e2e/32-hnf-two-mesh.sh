@@ -77,7 +77,12 @@ perf stat -x, -a --no-merge -o "$LC_TMP/nomerge.csv" -e arm_cmn_hnf/slc_miss/ --
 snap 1
 i=0
 while [ $i -lt "$nm" ]; do
-	got=$(awk -F, -v pmu="$(lc_pmu $i)/" '!/^#/ && index($3, pmu) == 1 { print $1 }' "$LC_TMP/nomerge.csv")
+	# count,unit,event: perf 7.x prefixes --no-merge lines with the CPU
+	# ("CPU0,count,,event,..."), 5.10 and 6.1 do not
+	got=$(awk -F, -v pmu="$(lc_pmu $i)/" '!/^#/ {
+		for (f = 3; f <= NF; f++)
+			if (index($f, pmu) == 1) { print $(f - 2); break }
+	}' "$LC_TMP/nomerge.csv")
 	want=$(delta $i)
 	if [ -n "$got" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
 		pass "no_merge_$i"

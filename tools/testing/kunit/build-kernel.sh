@@ -7,18 +7,24 @@
 # tools/testing/kunit/arm_cmn_hnf.kunitconfig (KASAN, lockdep, kmemleak,
 # debug objects, ACPI + UEFI, ARM_CMN=m, ...), then its modules installed
 # into <build dir>/modroot (for the e2e guest: arm-cmn.ko, modules.dep).
+# With KUNIT_KERNEL=7.2: sid's linux-source-7.2 (the source of the newest
+# kernel the guests boot) with arm_cmn_hnf-7.2.kunitconfig, a KUnit-only
+# kernel (KASAN, lockdep, kmemleak; no ACPI, no e2e guest).
 #
 # The build directory is keyed by the source package version and the hash of
 # the kunitconfig; a finished build has a .cmn-hnf-ok stamp and is reused.
 # Prints the build directory on stdout. "--dir" prints it without building
 # (it may not exist yet).
 #
-# Environment: CMN_HNF_CACHE (cache root), JOBS (default nproc).
+# Environment: KUNIT_KERNEL (6.12 or 7.2, default 6.12), CMN_HNF_CACHE
+# (cache root), JOBS (default nproc).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 KCONF="$TESTING/kunit/arm_cmn_hnf.kunitconfig"
-ensure_kernel_source
+[ "${KUNIT_KERNEL:-6.12}" = 6.12 ] || KCONF="$TESTING/kunit/arm_cmn_hnf-$KUNIT_KERNEL.kunitconfig"
+[ -f "$KCONF" ] || { log "no KUnit kernel config for KUNIT_KERNEL=$KUNIT_KERNEL"; exit 1; }
+ensure_kernel_source "${KUNIT_KERNEL:-6.12}"
 SRCVER=$KSRC_VERSION
 SRC=$KSRC
 HASH=$(sha256sum "$KCONF" | cut -c1-12)
@@ -27,7 +33,7 @@ if [ "${1:-}" = --dir ]; then
 	echo "$B"
 	exit 0
 fi
-take_lock kunit-kernel
+take_lock "kunit-kernel-${KUNIT_KERNEL:-6.12}"
 
 if [ -f "$B/.cmn-hnf-ok" ]; then
 	log "KUnit kernel cached: $B"
@@ -47,6 +53,7 @@ if [ -n "$prev" ] && [ -z "$(ls -A "$B")" ]; then
 	rm -rf "$B/.cmn-hnf-ok" "$B/modroot"
 fi
 BLOG="$OUTD/kunit-kernel-build.log"
+[ "${KUNIT_KERNEL:-6.12}" = 6.12 ] || BLOG="$OUTD/kunit-kernel-build-$KUNIT_KERNEL.log"
 log "building KUnit arm64 kernel in $B (log: $BLOG)"
 if ! PYTHONDONTWRITEBYTECODE=1 timed "kunit.py build arm64 kernel" \
 	python3 "$SRC/tools/testing/kunit/kunit.py" build \

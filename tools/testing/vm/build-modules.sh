@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-modules.sh [6.12|6.1 ...]: build the project's modules for Debian's
-# arm64 guest kernel(s) and the arm64 userspace pieces the guest needs.
+# build-modules.sh [5.10|6.1|6.12|7.2|debug ...]: build the project's modules for
+# Debian's arm64 guest kernel(s) and the arm64 userspace pieces the guest
+# needs.
 #
-#   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules
+#   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules,
+#            with the kernel's own compiler (kbuild_make in ../lib.sh)
 #            in an rsync'ed copy of the repository ($OUTW/build/<krel>), so
 #            the work tree stays clean; the .ko files are collected in
 #            $OUTW/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
@@ -17,19 +19,20 @@
 # A part whose sources do not exist yet is reported on stderr ("not built")
 # and simply missing from the outputs; tests needing it then fail in the
 # guest. A part that exists but fails to build fails this script.
-# Default kernels: $KERNEL if set, else both.
+# Default kernels: $KERNEL if set, else all four.
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
 	# shellcheck disable=SC2206
-	kernels=(${KERNEL:-6.12 6.1})
+	kernels=(${KERNEL:-$(kernel_series_all)})
 fi
 JOBS=${JOBS:-$(nproc)}
+# Build copies, modules and binaries are kept per source tree ($OUTW,
+# common.sh): two work trees sharing the cache must never see each other's
+# objects, whose timestamps can be newer than the other tree's sources.
 CROSS=aarch64-linux-gnu-
-
-fetch_headers >/dev/null
 
 # Kbuild subdirectories the top-level Kbuild descends into for CMN_HNF_ALL=1.
 SUBDIRS=(drivers/perf/arm_cmn_hnf tools/testing/cmn600-model)
@@ -37,13 +40,7 @@ SUBDIRS=(drivers/perf/arm_cmn_hnf tools/testing/cmn600-model)
 for k in "${kernels[@]}"; do
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
-	KD=$(kdir "$abi" arm64)
-	kvars=()
-	# the debug kernel's own build tree (make needs ARCH and the prefix)
-	if [ "$k" = debug ]; then
-		KD=$(debug_kbuild)
-		kvars=(ARCH=arm64 "CROSS_COMPILE=$CROSS")
-	fi
+	fetch_kernel_headers "$k" arm64
 	B="$OUTW/build/$krel"
 	M="$OUTW/modules/$krel"
 	mkdir -p "$B" "$M"
@@ -61,8 +58,8 @@ for k in "${kernels[@]}"; do
 			: > "$B/$d/Kbuild"
 		fi
 	done
-	if ! timed "build modules $krel" make -s -j"$JOBS" -C "$KD" M="$B" \
-		"${kvars[@]}" CMN_HNF_ALL=1 modules > "$OUTW/build-$krel.log" 2>&1; then
+	if ! timed "build modules $krel" kbuild_make "$k" arm64 -s -j"$JOBS" M="$B" \
+		CMN_HNF_ALL=1 modules > "$OUTW/build-$krel.log" 2>&1; then
 		cat "$OUTW/build-$krel.log" >&2
 		log "build-modules: module build for $krel failed (log: $OUTW/build-$krel.log)"
 		exit 1

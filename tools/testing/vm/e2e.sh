@@ -13,15 +13,17 @@
 #                     (a name in tools/testing/cmn600-model/meshes/ or a
 #                     path to any valid mesh file). Default: the meshes each
 #                     test's header lists.
-#   MESH_SUBSET="a b" keep only these of each test's meshes; tests with
-#                     none of them are left out (make check uses it on
-#                     every guest but the primary one), or with
-#                     MESH_SUBSET_KEEP=1 run on their first mesh
-#   KERNEL="6.12 6.1 debug"  default "6.12 6.1"; debug is the self-built
-#                     6.12 with KASAN, lockdep, kmemleak, debug objects
-#                     (tools/testing/kunit/build-kernel.sh, built on first
-#                     use, cached); each of its boots must end with an empty
-#                     kmemleak scan (result <...>/kmemleak)
+#   MESH_SUBSET="a b" keep only these of each test's meshes, plus the
+#                     ones its "# subset-meshes:" header names; tests with
+#                     none are left out (make check uses it on every guest
+#                     but the primary one), or with MESH_SUBSET_KEEP=1 run
+#                     on their first mesh
+#   KERNEL="5.10 6.1 6.12 7.2 debug"  default the four Debian kernels;
+#                     debug is the self-built 6.12 with KASAN, lockdep,
+#                     kmemleak, debug objects (tools/testing/kunit/
+#                     build-kernel.sh, built on first use, cached); each of
+#                     its boots must end with an empty kmemleak scan
+#                     (result <...>/kmemleak)
 #   FW=dt|acpi        default both
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
@@ -39,6 +41,17 @@
 #   # kernels: 6.12                        restrict to these kernels
 #   # fw: dt                               restrict to these firmwares
 #   # timeout: 120                         seconds for this script (default 120)
+#   # subset-meshes: 2x2@dt 4x2-2dtc       under MESH_SUBSET, also these
+#                                          meshes (MESH@FW: with that
+#                                          firmware only), so a test whose
+#                                          point is per kernel (the arm-cmn
+#                                          cross-check) runs them on every
+#                                          kernel
+#   # subset-fw: dt                        under MESH_SUBSET, only with these
+#                                          firmwares (a test whose subject
+#                                          does not depend on the firmware
+#                                          runs on the other guests once
+#                                          per kernel)
 #   # numa: 2                              boot a two-node NUMA guest (boot.sh
 #                                          NUMA=2: one CPU per node); such
 #                                          tests get boots of their own
@@ -70,7 +83,7 @@
 . "$(dirname "$0")/common.sh"
 
 # shellcheck disable=SC2206
-KERNELS=(${KERNEL:-6.12 6.1})
+KERNELS=(${KERNEL:-$(kernel_series_all)})
 # shellcheck disable=SC2206
 FWS=(${FW:-dt acpi})
 TEST_TIMEOUT_DEFAULT=120
@@ -153,22 +166,27 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 			meshes=$(header "$f" meshes)
 		fi
 		# MESH_SUBSET: keep only these of the test's meshes (make check
-		# runs every mesh on its primary guest and a subset elsewhere)
+		# runs every mesh on its primary guest and a subset elsewhere),
+		# plus the test's own "# subset-meshes:" (MESH[@FW]...)
+		subx=
+		subfw=
 		if [ -n "${MESH_SUBSET:-}" ]; then
+			subfw=$(header "$f" subset-fw)
 			keep=
 			for m in ${meshes:-default}; do
 				# shellcheck disable=SC2086
 				in_list "$(basename "$m" .mesh)" $MESH_SUBSET && keep="$keep $m"
 			done
 			meshes=${keep# }
+			[ -z "${MESH:-}" ] && subx=$(header "$f" subset-meshes)
 			# MESH_SUBSET_KEEP=1: a script with none of them still
 			# runs, on its first mesh (the whole suite runs)
-			if [ -z "$meshes" ] && [ "${MESH_SUBSET_KEEP:-0}" = 1 ]; then
+			if [ -z "$meshes" ] && [ -z "$subx" ] && [ "${MESH_SUBSET_KEEP:-0}" = 1 ]; then
 				meshes=$(header "$f" meshes)
 				meshes=${meshes%% *}
 				meshes=${meshes:-default}
 			fi
-			[ -n "$meshes" ] || continue
+			[ -n "$meshes" ] || [ -n "$subx" ] || continue
 		fi
 		faults=$(header "$f" faults)
 		tk=$(header "$f" kernels)
@@ -187,7 +205,21 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 			for fw in "${FWS[@]}"; do
 				# shellcheck disable=SC2086
 				[ -n "$tf" ] && ! in_list "$fw" $tf && continue
-				for m in ${meshes:-default}; do
+				# shellcheck disable=SC2086
+				[ -n "$subfw" ] && ! in_list "$fw" $subfw && continue
+				fm=${meshes:-default}
+				if [ -n "${MESH_SUBSET:-}" ]; then
+					fm=$meshes
+					for m in $subx; do
+						case $m in *@*)
+							[ "${m#*@}" = "$fw" ] || continue
+							m=${m%@*} ;;
+						esac
+						# shellcheck disable=SC2086
+						in_list "$m" $fm || fm="$fm $m"
+					done
+				fi
+				for m in $fm; do
 					mn=$(basename "$m" .mesh)
 					MESHFILE[$mn]=$(mesh_path "$m")
 					tok=$to

@@ -72,9 +72,10 @@ def armcmn_bits(kernel, x, y):
 
 def armcmn_multidtc_bug(kernel):
     """Does the stock arm-cmn of KERNEL lose the carries of a bynodeid event
-    on an HN-F whose XP hosts DTC n > 0? (5.10 uses every DTC for every
-    event; the per-node DTC domains came later.)"""
-    return kernel != "5.10"
+    on an HN-F whose XP hosts DTC n > 0? 6.1 and 6.12 (and the debug kernel,
+    6.12's source) put that XP in DTC n's domain; 5.10 and 7.2 count every
+    event on every DTC (tools/testing/e2e/lib-armcmn.sh has the evidence)."""
+    return kernel in ("6.1", "6.12", "debug")
 
 
 def parse_mesh(path):
@@ -134,7 +135,8 @@ def mesh_facts(i, m, kernel, aliases):
         ax, ay = xp >> ab, xp & ((1 << ab) - 1)
         if x * y > 1 and ay * x + ax != n["y"] * x + n["x"]:
             misplaced += 1
-    irqs = [n["opts"].get("irq") for n in dtc if "irq" in n["opts"]]
+    irqs = [n["opts"].get("irq") for n in dtc
+            if n["opts"].get("irq", "none") != "none"]
 
     def domain(n):
         """DTC domain of a node's XP: the DTC on it, a domain line, the
@@ -169,6 +171,7 @@ def mesh_facts(i, m, kernel, aliases):
         armcmn_dtcbug=(sum(1 for n in hnf if dtc_lid.get((n["x"], n["y"]), 0) > 0)
                        if armcmn_multidtc_bug(kernel) else 0),
         irqs=len(set(irqs)), shared_irq=len(irqs) != len(set(irqs)),
+        noirq=sum(1 for n in dtc if n["opts"].get("irq") == "none"),
         irq_domains=len(irq_domains),
         aliases=len(hnf_al),
         aliases_occ=sum(1 for a in hnf_al if a["event"] == "0x0f"),
