@@ -16,7 +16,7 @@ firmware, fault, the meshes of the resolved mesh file, the alias list),
 evaluated here, on the host, so that a test works on any valid mesh file:
 "facts" prints them for a mesh file. Only arithmetic, comparisons, boolean
 operators, "a if c else b", attribute access, indexing, calls of min, max,
-sum, len, abs, int, bool, list displays and comprehensions and generator
+sum, len, any, all, abs, int, bool, list displays and comprehensions and generator
 expressions are allowed.
 
   manifest.py facts  [BOOT OPTIONS]            the facts, one per line
@@ -205,7 +205,7 @@ ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not,
            ast.GeneratorExp, ast.ListComp, ast.comprehension, ast.Store, ast.Tuple,
            ast.List, ast.Index if hasattr(ast, "Index") else ast.Constant)
 FUNCS = {"min": min, "max": max, "sum": sum, "len": len, "abs": abs,
-         "int": int, "bool": bool}
+         "int": int, "bool": bool, "any": any, "all": all}
 
 
 def evaluate(expr, env):
@@ -217,7 +217,7 @@ def evaluate(expr, env):
             raise ValueError(f"not allowed: .{node.attr}")
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name)
                                                and node.func.id in FUNCS):
-            raise ValueError("only min, max, sum, len, abs, int, bool may be called")
+            raise ValueError("only min, max, sum, len, abs, int, bool, any, all may be called")
     # one namespace, as globals: generator expressions see only globals
     names = {"__builtins__": {}}
     names.update(FUNCS)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default two-mesh
 # timeout: 300
-# results: 11 + 16 * nmesh
+# results: 16 + 16 * nmesh
+# skip: tool/stat/* tool/events/* tool/mux/perf_zero tool/top/map_cells tool/top/ranking if max(m.hnf_xp_max for m in mesh) > 1
 #
 # cmn-hnf in the guest, against the CMN-600 model and arm_cmn_hnf. Not in
 # tools/testing/e2e/ (another owner); run it with the e2e harness:
@@ -25,8 +26,13 @@
 #   tool/prometheus     stat --prometheus writes every mesh's samples
 #   tool/top/...        top --batch: the map and the ranking show each
 #                       HN-F's occupancy (free-running clock) ~ the rate
+# On a mesh with several HN-Fs on one XP, the events of the exact stat
+# cases, of the perf groups of "all" and of top's metrics cannot all count
+# at once (four DTM counters per XP): those cases print SKIP there.
 # shellcheck source=/dev/null
 . /e2e/lib.sh
+# shellcheck source=/dev/null
+. /e2e/lib-counts.sh
 
 N=1000000
 
@@ -68,6 +74,22 @@ check model_load model_load || finish
 check driver_load driver_load || finish
 wait_for 10 pmu_exists arm_cmn_hnf_0 || { fail pmu "no arm_cmn_hnf_0"; finish; }
 M=$(mesh_count)
+# PER: the most HN-Fs on one XP in any mesh (the model's description)
+PER=1
+i=0
+while [ $i -lt "$M" ]; do
+	p=$(lc_hnfs_per_xp_max $i)
+	is_uint "$p" && [ "$p" -gt "$PER" ] && PER=$p
+	i=$((i + 1))
+done
+# fits NAME...: 0 if the exact cases can run; else SKIP each NAME
+fits() {
+	[ "$PER" -le 1 ] && return 0
+	for _n in "$@"; do
+		skip "$_n" "$PER HN-Fs on one XP: the events cannot all count at once (4 DTM counters per XP), the map shares a cell"
+	done
+	return 1
+}
 
 out=$(cmn-hnf check 2>&1)
 rc=$?
@@ -126,6 +148,9 @@ while [ $i -lt "$M" ]; do
 	t1=$((t1 + d1))
 	t2=$((t2 + d2))
 	u=$(json_unit /tmp/stat.json arm_cmn_hnf_$i)
+	fits "tool/stat/slc_miss_rate/mesh$i" "tool/stat/pocq_avg_latency/mesh$i" \
+		"tool/events/cache_miss/mesh$i" "tool/events/pocq_occupancy/mesh$i" \
+		"tool/stat/running/mesh$i" || { i=$((i + 1)); continue; }
 	near "tool/stat/slc_miss_rate/mesh$i" "$(json_val "$u" slc_miss_rate)" \
 		"$(awk -v a="$d1" -v b="$d2" 'BEGIN { printf "%.9f", a * 100 / b }')"
 	near "tool/stat/pocq_avg_latency/mesh$i" "$(json_val "$u" pocq_avg_latency)" \
@@ -136,9 +161,10 @@ while [ $i -lt "$M" ]; do
 	check_eq "tool/stat/running/mesh$i" "$(json_val "$u" running_pct)" 100
 	i=$((i + 1))
 done
-near tool/stat/slc_miss_rate/total \
-	"$(json_val "$(json_unit /tmp/stat.json total)" slc_miss_rate)" \
-	"$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.9f", a * 100 / b }')"
+fits tool/stat/slc_miss_rate/total &&
+	near tool/stat/slc_miss_rate/total \
+		"$(json_val "$(json_unit /tmp/stat.json total)" slc_miss_rate)" \
+		"$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.9f", a * 100 / b }')"
 
 # ---- perf runs what --print-perf prints ----
 cmd=$(cmn-hnf stat --print-perf slc_miss_rate | head -n 1)
@@ -217,7 +243,9 @@ done
 # the same groups through perf: tells the tool from the driver
 cmd=$(cmn-hnf stat --print-perf all | head -n 1)
 cmd="${cmd% -- sleep 1} -x, -o /tmp/pmux.csv -- sleep 1"
-if eval "$cmd" > /dev/null 2>&1; then
+if ! fits tool/mux/perf_zero; then
+	:
+elif eval "$cmd" > /dev/null 2>&1; then
 	bad=$(awk -F, '$3 ~ /\/(sf_hit|mc_reqs|mc_retries|snp_sent|pocq_retry|qos_hh_retry)\// &&
 		$1 != 0 && $1 != "<not counted>" { print $3 "=" $1 }' /tmp/pmux.csv)
 	if [ -z "$bad" ]; then
@@ -244,10 +272,13 @@ check_eq tool/top/run "$rc" 0 || note "$(cat /tmp/top.err)"
 n=$(model_info 0 hnfs)
 cells=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^  y=|^      \|/' /tmp/top.txt |
 	grep -o 'H[0-9][0-9]* [0-9.]*' | wc -l)
-check_eq tool/top/map_cells "$cells" "$n"
-# the first of the ranking ("1 m0 H3 0x30 (1,2) 20.05", any mesh), beside the map
-v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
-near tool/top/ranking "$v" 20 0.02
+if fits tool/top/map_cells tool/top/ranking; then
+	check_eq tool/top/map_cells "$cells" "$n"
+	# the first of the ranking ("1 m0 H3 0x30 (1,2) 20.05", any mesh),
+	# beside the map
+	v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
+	near tool/top/ranking "$v" 20 0.02
+fi
 
 # the command's exit status passes through
 cmn-hnf stat slc_miss_rate -- sh -c 'exit 3' > /dev/null 2>&1
