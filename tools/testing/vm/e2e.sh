@@ -357,12 +357,26 @@ collect() {
 # results are printed in boot order all the same.
 NJOBS=${E2E_JOBS:-1}
 case $NJOBS in '' | *[!0-9]* | 0) NJOBS=1 ;; esac
+# running: boots launched and not finished yet
+running() {
+	local j n=0
+	for ((j = 0; j < nl; j++)); do
+		kill -0 "${PIDS[${KEYS[$j]}]}" 2>/dev/null && n=$((n + 1))
+	done
+	echo "$n"
+}
 t_all=$(date +%s)
 nl=0
 for ((i = 0; i < ${#KEYS[@]}; i++)); do
-	while [ $nl -lt ${#KEYS[@]} ] && [ $nl -lt $((i + NJOBS)) ]; do
-		launch "${KEYS[$nl]}"
-		nl=$((nl + 1))
+	# keep NJOBS boots running (a free slot takes the next boot) until
+	# boot i has finished
+	while :; do
+		while [ $nl -lt ${#KEYS[@]} ] && [ "$(running)" -lt "$NJOBS" ]; do
+			launch "${KEYS[$nl]}"
+			nl=$((nl + 1))
+		done
+		kill -0 "${PIDS[${KEYS[$i]}]}" 2>/dev/null || break
+		sleep 1
 	done
 	collect "${KEYS[$i]}"
 done
