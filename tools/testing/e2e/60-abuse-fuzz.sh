@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: two-mesh
-# kernels: 6.12
+# kernels: 6.12 debug
 # fw: dt
 # timeout: 300
 # results: 13 + nmesh
@@ -22,7 +22,12 @@
 . /e2e/lib-counts.sh
 
 SEED=${FUZZ_SEED:-20261201}
-ITERS=${FUZZ_ITERS:-20000}
+# the debug kernel (KASAN, lockdep, kmemleak) is several times slower
+if [ "${CMN_KERNEL:-}" = debug ]; then
+	ITERS=${FUZZ_ITERS:-5000}
+else
+	ITERS=${FUZZ_ITERS:-20000}
+fi
 SECS=${FUZZ_SECS:-0}
 HOTPLUG=${FUZZ_HOTPLUG:-10}
 FREQ=20000
