@@ -30,7 +30,8 @@
 # that did not run is never a pass. Exit status: 0 only if nothing failed.
 #
 # Environment: CHECK_STAGES (default "lint harness tools kunit kunit-7.2
-# e2e e2e-debug"),
+# e2e"; add e2e-debug for the debug-kernel stages, which do not fit the
+# CI time budget yet: see Documentation/testing.rst),
 # CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS (default "dt acpi"),
 # CHECK_PRIMARY
 # (the guest that runs every mesh, default 7.2-dt: the newest kernel, whose
@@ -50,7 +51,7 @@ RES="$OUTD/check"
 rm -rf "$RES"
 mkdir -p "$RES"
 : >"$RES/results.txt"
-STAGES=${CHECK_STAGES:-lint harness tools kunit kunit-7.2 e2e e2e-debug}
+STAGES=${CHECK_STAGES:-lint harness tools kunit kunit-7.2 e2e}
 EJOBS=${CHECK_E2E_JOBS:-2}
 TMO=${STAGE_TIMEOUT:-3600}
 declare -a TIMES=()
