@@ -64,10 +64,40 @@ static void cmn_hnf_test_irq_slow_unexplained(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, now + 63));
 }
 
+/*
+ * What the flags added stands once the unexplained run before an interrupt
+ * ended: an explained interrupt, or the first of a new run.
+ */
+static void cmn_hnf_test_irq_fresh(struct kunit *test)
+{
+	struct cmn_hnf_storm st = {};
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, true, 10));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+	/* the first unexplained one: the run before it (none) ended */
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false, 10));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false, 11 + i));
+		KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_fresh(&st));
+	}
+	/* a pause longer than the window: a new run */
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false,
+						    12 + CMN_HNF_STORM_WINDOW_MS));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false,
+						    13 + CMN_HNF_STORM_WINDOW_MS));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_fresh(&st));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, true, 2000));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+}
+
 static struct kunit_case cmn_hnf_irq_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_irq_storm_detected),
 	KUNIT_CASE(cmn_hnf_test_irq_explained_resets),
 	KUNIT_CASE(cmn_hnf_test_irq_slow_unexplained),
+	KUNIT_CASE(cmn_hnf_test_irq_fresh),
 	{}
 };
 
