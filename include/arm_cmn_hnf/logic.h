@@ -409,12 +409,14 @@ u64 cmn_hnf_cyc_revoke(struct cmn_hnf_cyc *cyc);
 /*
  * Interrupt storm detection. An overflow interrupt is explained when a read
  * saw one of the counters its status names go through zero. A line that
- * raises CMN_HNF_STORM_IRQS unexplained interrupts in a row, all within
- * CMN_HNF_STORM_WINDOW_MS, is storming (an overflow flag that does not
- * clear): the driver then stops using it and polls instead. A genuine
- * overflow no read explains is a counter that went a whole period round
- * between two reads: 64 of those in one second on one line would be more
- * than 2^54 events, or 2^46 cycles, per second.
+ * raises CMN_HNF_STORM_IRQS unexplained interrupts in a row, each within
+ * CMN_HNF_STORM_WINDOW_MS of the one before, is storming (an overflow flag
+ * that does not clear): the driver then stops using it and polls instead.
+ * Only the pauses count, not how long the run takes, so a slow or loaded
+ * CPU serving a stuck flag still sees a storm after exactly that many. A
+ * genuine overflow no read explains is a counter that went a whole period
+ * round between two reads: one within a second of the previous would take
+ * more than 2^48 events, or 2^40 cycles, a second.
  */
 #define CMN_HNF_STORM_IRQS		64
 #define CMN_HNF_STORM_WINDOW_MS		1000
@@ -422,11 +424,11 @@ u64 cmn_hnf_cyc_revoke(struct cmn_hnf_cyc *cyc);
 /**
  * struct cmn_hnf_storm - storm detection state of one line
  * @count:	unexplained interrupts in a row (0: none, the line is sane)
- * @since:	time of the first of them, ms
+ * @last:	time of the last of them, ms
  */
 struct cmn_hnf_storm {
 	unsigned int count;
-	unsigned long since;
+	unsigned long last;
 };
 
 /*

@@ -1129,10 +1129,10 @@ bool cmn_hnf_storm_note(struct cmn_hnf_storm *st, bool explained,
 		st->count = 0;
 		return false;
 	}
-	if (!st->count || now_ms - st->since > CMN_HNF_STORM_WINDOW_MS) {
+	/* a pause longer than the window ends a run */
+	if (!st->count || now_ms - st->last > CMN_HNF_STORM_WINDOW_MS)
 		st->count = 0;
-		st->since = now_ms;
-	}
+	st->last = now_ms;
 	return ++st->count >= CMN_HNF_STORM_IRQS;
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_storm_note);
