@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# meshes: default 4x2-2dtc 8x8-32hnf-4dtc
+# meshes: default 4x2-2dtc 8x8-32hnf-4dtc shared-irq
 # subset-meshes: 4x2-2dtc@dt
+# results: 7
 # timeout: 300
 #
 # Counting that needs the overflow interrupt: each step below moves a

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# meshes: default 4x2-2dtc
+# meshes: default 4x2-2dtc shared-irq
 # subset-meshes: 4x2-2dtc@dt
+# results: 7 + 2 * dtcs
 # timeout: 300
 #
 # A pmovsr bit that never clears (the model's "stuck" interrupt fault): the
@@ -19,6 +20,10 @@
 #                           ends at once (irq_disabled) and nothing more is
 #                           logged
 #   storm/counts            counting is still exact after the storms
+#   polled/offline          with every line out of service, the PMU's CPU
+#                           goes offline between two steps under perf: the
+#                           count is still exact (the poll timer follows
+#                           the PMU, the lines stay off)
 # Then, with the driver loaded again (its lines in service), a storm on
 # the flag of a counter that counts, while perf counts, on DTC 0:
 #   owned/<event>/stopped   the driver stopped it, as above
@@ -83,6 +88,25 @@ for d in $(sed -n 's/^dtc\([0-9]*\) .*/\1/p' "$LC_M/mesh0/irq_fault"); do
 	echo clear > "$LC_M/mesh0/irq_fault"
 done
 lc_batch_check storm/counts $P 0 300000 "$P/slc_miss/|slc_miss|*"
+
+cpu=$(lc_pmu_cpu $P)
+if [ -w "/sys/devices/system/cpu/cpu$cpu/online" ]; then
+	lc_snap 0 "$LC_TMP/p0"
+	perf stat -x, -a -e "$P/slc_miss/" -o "$LC_TMP/off.csv" -- sh -c "
+		echo 300000 > $LC_M/step
+		echo 0 > /sys/devices/system/cpu/cpu$cpu/online
+		echo 300000 > $LC_M/step" > "$LC_TMP/off.out" 2>&1
+	prc=$?
+	lc_snap 0 "$LC_TMP/p1"
+	echo 1 > "/sys/devices/system/cpu/cpu$cpu/online"
+	got=$(lc_count1 "$LC_TMP/off.csv") || got="perf rc=$prc: $got"
+	want=$(lc_u64 sub "$(cmn-perf truth -f "$LC_TMP/p1" 1)" \
+		"$(cmn-perf truth -f "$LC_TMP/p0" 1)")
+	note "polled, cpu$cpu offline: count $got, truth $want"
+	check_eq polled/offline "$got" "$want"
+else
+	fail polled/offline "cpu$cpu has no online file: cannot be offlined"
+fi
 
 # owned NAME EVENT BIT: perf counts EVENT alone (its counter is bit BIT of
 # DTC 0's pmovsr) around two steps with a storm on that bit in between
