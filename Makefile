@@ -15,6 +15,8 @@
 #   make e2e                  end-to-end tests in QEMU (KERNEL=5.10|6.1|6.12|7.2,
 #                             FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
+#   make fuzz                 long PMU fuzzer run in QEMU (FUZZ_SEED=, FUZZ_ITERS=)
+#   make stress               lifecycle/hotplug/privilege tests, full counts
 #   make check                everything above that tests; ends "N passed, N failed"
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
@@ -86,5 +88,13 @@ demo:
 
 check:
 	$(TESTING)/build/check.sh
+
+fuzz:
+	$(TESTING)/fuzz/run.sh
+
+stress:
+	$(TESTING)/stress/run.sh
+
+.PHONY: fuzz stress
 
 .PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: two-mesh
+# kernels: 6.12 debug
+# fw: dt
+# timeout: 300
+# results: 13 + nmesh
+#
+# The PMU fuzzer, cmn-fuzz (tools/testing/fuzz/cmn-fuzz.c), against both
+# PMUs of the two-mesh system, with the model's clock running free at rates
+# that make the global counters overflow every few tens of milliseconds, so
+# that overflow interrupts fire throughout. A fixed seed and iteration count
+# here; make fuzz runs it long, with any seed (FUZZ_SEED, FUZZ_ITERS,
+# FUZZ_SECS, FUZZ_HOTPLUG, set by tools/testing/fuzz/run.sh).
+#   fuzz_<invariant>    one result per cmn-fuzz invariant: no_report,
+#                       monotonic, truth_bound, errno_documented,
+#                       config_oracle, irq_follows_cpu, overflow_irqs
+#   fuzz_iterations     every iteration asked for ran (or FUZZ_SECS ended it)
+#   fuzz_rmmod          afterwards the driver unloads and its PMUs are gone
+#   fuzz_reload_exact_<n>  reloaded, one manual step counts exactly on mesh n
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+
+SEED=${FUZZ_SEED:-20261201}
+# the debug kernel (KASAN, lockdep, kmemleak) is several times slower
+if [ "${CMN_KERNEL:-}" = debug ]; then
+	ITERS=${FUZZ_ITERS:-5000}
+else
+	ITERS=${FUZZ_ITERS:-20000}
+fi
+SECS=${FUZZ_SECS:-0}
+HOTPLUG=${FUZZ_HOTPLUG:-10}
+FREQ=20000
+N=100000
+
+check model_load model_load || finish
+check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
+nm=$(lc_nmeshes)
+m=0
+while [ $m -lt "$nm" ]; do
+	lc_pmu_wait arm_cmn_hnf_$m || { fail registered "no arm_cmn_hnf_$m"; finish; }
+	lc_set_rates $m
+	# about 4e5 events per cycle and HN-F at 2e10 cycles/s: an aggregated
+	# global counter (2^48 events) overflows every ~10-20 ms, one HN-F's
+	# every ~35 ms; occupancy and memory requests a few times less often
+	lc_rate $m "node=* event=1 rate=400000000"
+	lc_rate $m "node=* event=15 rate=150000000"
+	lc_rate $m "node=* event=13 rate=60000000"
+	m=$((m + 1))
+done
+echo $FREQ > "$LC_M/freq_mhz"
+check clock_free sh -c "echo 'free constant' > $LC_M/clock" || finish
+
+args="-s $SEED -n $ITERS -H $HOTPLUG"
+[ "$SECS" = 0 ] || args="$args -t $SECS"
+note "cmn-fuzz $args"
+# shellcheck disable=SC2086 # word splitting wanted
+cmn-fuzz $args > "$LC_TMP/fuzz.out" 2>&1
+rc=$?
+echo manual > "$LC_M/clock"
+grep '^#' "$LC_TMP/fuzz.out"
+note "cmn-fuzz exit status $rc"
+nchecks=0
+while read -r w name verdict why; do
+	[ "$w" = check ] || continue
+	nchecks=$((nchecks + 1))
+	if [ "$verdict" = ok ]; then
+		pass "fuzz_$name"
+	else
+		fail "fuzz_$name" "$why"
+	fi
+done < "$LC_TMP/fuzz.out"
+[ $nchecks -gt 0 ] || fail fuzz_run "cmn-fuzz printed no check: $(tail -n 3 "$LC_TMP/fuzz.out")"
+got=$(sed -n 's/^iterations //p' "$LC_TMP/fuzz.out")
+if [ "$SECS" != 0 ]; then
+	check_range fuzz_iterations "${got:-0}" 1 "$ITERS"
+else
+	check_eq fuzz_iterations "${got:-none}" "$ITERS"
+fi
+
+# every CPU is back (cmn-fuzz puts them online); the driver must go cleanly
+r=$(cmn-perf rmmod arm_cmn_hnf)
+if [ "$r" = OK ] && [ -z "$(pmus arm_cmn_hnf_)" ]; then
+	pass fuzz_rmmod
+else
+	fail fuzz_rmmod "rmmod after the fuzzer: '$r'; PMUs left: $(pmus arm_cmn_hnf_ | tr '\n' ' ')"
+	finish
+fi
+
+# reloaded, the counters are exact again on every mesh
+check modprobe_again modprobe arm_cmn_hnf || finish
+m=0
+while [ $m -lt "$nm" ]; do
+	lc_pmu_wait arm_cmn_hnf_$m
+	lc_set_rates $m
+	t0=$(lc_truth $m 1 all)
+	got=$(cmn-perf run arm_cmn_hnf_$m:0x1 -- "echo $N > $LC_M/step" | cut -d' ' -f1)
+	t1=$(lc_truth $m 1 all)
+	if [ "$got" = "$(lc_u64 sub "$t1" "$t0")" ] && [ "$got" -gt 0 ]; then
+		pass "fuzz_reload_exact_$m"
+	else
+		fail "fuzz_reload_exact_$m" "count '$got', truth $(lc_u64 sub "$t1" "$t0")"
+	fi
+	m=$((m + 1))
+done
+rmmod arm_cmn_hnf
+finish

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: 4x2-2dtc 8x8-32hnf-4dtc two-mesh
+# subset-fw: dt
+# timeout: 300
+# results: 9 + (8 if nmesh > 1 else 0)
+#
+# CPU hotplug under counting (cmn-stress hotplug, tools/testing/stress): with
+# an aggregated event, one HN-F's event and dtc_cycles open on every mesh,
+# HOTPLUG_CYCLES (default 5; make stress: 100) times: step, offline the CPU
+# that counts a mesh (the meshes in turn), step, bring it back, step.
+#   hp_count_exact      after every step each count equals the model's truth
+#                       since the open
+#   hp_cpumask_moved    offlining the PMU's CPU moves the cpumask
+#   hp_cpumask_online, hp_irq_follows_cpu
+#                       after every hotplug each PMU counts on an online CPU
+#                       and /proc/irq/<n>/effective_affinity of each of its
+#                       interrupts is that CPU
+#   hp_no_report        nothing in the kernel log
+# On a system of several meshes (two-mesh) also with the model's clock
+# running free (HOTPLUG_FREE_CYCLES, default 5; make stress: 100):
+#   hpfree_count_monotonic, hpfree_count_within_truth
+#                       every read after a hotplug is >= the previous one and
+#                       <= what the model produced since the open
+#   hpfree_count_exact_after  one manual step afterwards counts exactly
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+. /e2e/lib-abuse.sh
+
+CYCLES=${HOTPLUG_CYCLES:-5}
+FREE_CYCLES=${HOTPLUG_FREE_CYCLES:-5}
+N=100000
+
+check model_load model_load || finish
+check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
+nm=$(lc_nmeshes)
+m=0
+while [ $m -lt "$nm" ]; do
+	lc_pmu_wait arm_cmn_hnf_$m || { fail registered "no arm_cmn_hnf_$m"; finish; }
+	lc_set_rates $m
+	m=$((m + 1))
+done
+
+ab_run hp_ cmn-stress hotplug -n "$CYCLES" -N $N
+if [ "$nm" -gt 1 ]; then
+	ab_run hpfree_ cmn-stress hotplug -F -n "$FREE_CYCLES" -N $N
+fi
+rmmod arm_cmn_hnf
+finish
