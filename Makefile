@@ -12,6 +12,8 @@
 #   make e2e                  end-to-end tests in QEMU (KERNEL=, FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
 #   make check                everything above that tests; ends "N passed, N failed"
+#   make bench                arm_cmn_hnf vs Debian's arm-cmn in QEMU (not in check;
+#                             MESH=, BENCH_MESHES=, KERNEL=, FW=, BENCH_*)
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
 # (default /var/cache/arm-cmn-hnf), never into this tree.
@@ -79,4 +81,7 @@ demo:
 check:
 	$(TESTING)/build/check.sh
 
-.PHONY: all modules clean install dkms-install tools lint kunit e2e demo check
+bench:
+	$(TESTING)/bench/bench.sh
+
+.PHONY: all modules clean install dkms-install tools lint kunit e2e demo check bench

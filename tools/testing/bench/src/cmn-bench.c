@@ -16,6 +16,14 @@
  *   cmn-bench [OPTS] enable EV...     PERF_EVENT_IOC_ENABLE then _DISABLE of
  *                                     events opened disabled (the group
  *                                     leader, PERF_IOC_FLAG_GROUP, with -g)
+ *   cmn-bench run CMD [ARGS...]       run CMD, print "ns=<wall time> rc=<exit
+ *                                     status>" (busybox date has no %N)
+ *   cmn-bench -s SECS cpu             busy CPU time of the whole guest over
+ *                                     SECS seconds, "busy_ms_per_s=<ms>"
+ *                                     (all CPUs; online CPUs x wall time
+ *                                     minus the idle time of /proc/stat,
+ *                                     which NO_HZ kernels account exactly,
+ *                                     unlike the tick-sampled user/system)
  *   cmn-bench [OPTS] hold EV...       open and enable (not as a group), print
  *                                     READY, sleep -s seconds, then print one
  *                                     line per event:
@@ -50,6 +58,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -309,6 +318,29 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* Idle (+ iowait) time of all CPUs so far, in seconds */
+static double idle_secs(void)
+{
+	unsigned long long v[5];
+	char buf[4096];
+
+	if (read_file("/proc/stat", buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "cpu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4]) != 5)
+		die("cannot parse /proc/stat");
+	return (double)(v[3] + v[4]) / sysconf(_SC_CLK_TCK);
+}
+
+static void sleep_secs(double secs)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static void acc_read(const char *file, u64 *reads, u64 *writes)
 {
 	char buf[256], *p;
@@ -459,16 +491,12 @@ static void timing(struct opts *o, enum mode m)
 static void hold(struct opts *o)
 {
 	u64 buf[3];
-	struct timespec ts;
 	int i;
 
 	open_all(o, false);
 	printf("READY\n");
 	fflush(stdout);
-	ts.tv_sec = (time_t)o->secs;
-	ts.tv_nsec = (long)((o->secs - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	sleep_secs(o->secs);
 	for (i = 0; i < o->nev; i++) {
 		if (read(o->ev[i].fd, buf, sizeof(buf)) != sizeof(buf))
 			die("read %s: %s", o->ev[i].spec, strerror(errno));
@@ -478,11 +506,50 @@ static void hold(struct opts *o)
 	close_all(o);
 }
 
+static int run_cmd(char **argv)
+{
+	double t0 = now_ns();
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	printf("ns=%.0f rc=%d\n", now_ns() - t0,
+	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	return 0;
+}
+
+static int busy_cpu(double secs)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double t0, t1, i0, i1;
+
+	t0 = now_ns();
+	i0 = idle_secs();
+	sleep_secs(secs);
+	t1 = now_ns();
+	i1 = idle_secs();
+	t1 = (t1 - t0) / 1e9;
+	printf("busy_ms_per_s=%.1f cpus=%ld wall_s=%.3f idle_s=%.2f\n",
+	       1000 * (ncpu * t1 - (i1 - i0)) / t1, ncpu, t1, i1 - i0);
+	return 0;
+}
+
 static __noreturn void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: cmn-bench [-n N] [-r RUNS] [-g] [-s SECS] [-c CPU] [-A FILE]\n"
-		"                 read|openclose|enable|hold PMU/TERMS/...\n");
+		"                 read|openclose|enable|hold PMU/TERMS/...\n"
+		"       cmn-bench run CMD [ARGS...]\n"
+		"       cmn-bench -s SECS cpu\n");
 	exit(2);
 }
 
@@ -517,9 +584,15 @@ int main(int argc, char **argv)
 			bad_usage();
 		}
 	}
-	if (o.n < 1 || o.runs < 1 || o.runs > MAX_RUNS || argc - optind < 2)
+	if (o.n < 1 || o.runs < 1 || o.runs > MAX_RUNS || argc - optind < 1)
 		bad_usage();
 	mode = argv[optind++];
+	if (!strcmp(mode, "cpu"))
+		return busy_cpu(o.secs);
+	if (argc - optind < 1)
+		bad_usage();
+	if (!strcmp(mode, "run"))
+		return run_cmd(argv + optind);
 	o.nev = argc - optind;
 	if (o.nev > MAX_EVENTS)
 		die("at most %d events", MAX_EVENTS);
