@@ -55,34 +55,53 @@ RUN="$OUTD/bench/$RUNID"
 mkdir -p "$RUN"
 ln -sfn "$RUNID" "$OUTD/bench/latest"
 
-# ---- build (the shared pieces under the harness's lock) ---------------------
+# ---- build ------------------------------------------------------------------
+# The guest pieces (Debian kernel, busybox, perf) and the base initramfs come
+# from the VM harness. What is measured is built here, privately, from this
+# tree (a build directory shared with other trees can hold stale objects):
+# the driver, its counting build, the model, cmn-hnf, cmn-perf and cmn-bench
+# go to /bench in a small archive put in front of the base one, and the guest
+# script uses them from there.
 exec 9> "$OUTD/.build.lock"
 flock 9
 "$VM/fetch-guest.sh" "$KERNEL"
-"$VM/build-modules.sh" "$KERNEL"
 timed "mkinitramfs $KERNEL" "$VM/mkinitramfs.sh" "$KERNEL" "$RUN/base.cpio.zst"
 flock -u 9
+fetch_headers > /dev/null
 
-# The counting build of the driver and the guest helper, in this run's dir
 ST="$RUN/stage"
-CB="$RUN/count-build"
-mkdir -p "$ST/bench" "$ST/usr/bin" "$ST/etc/cmn" "$CB"
+B="$RUN/build"
+mkdir -p "$ST/bench/bin" "$ST/etc/cmn" "$B"
 rsync -a --exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
-	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order "$REPO/" "$CB/"
+	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
+	--exclude=build/ --exclude=.obj/ --exclude=.test-obj/ "$REPO/" "$B/"
 KD=$(kdir "$abi" arm64)
-if ! timed "build counting arm_cmn_hnf $krel" make -s -C "$KD" M="$CB" \
-	CMN_HNF_COUNT_ACCESSES=1 modules > "$RUN/count-build.log" 2>&1; then
-	cat "$RUN/count-build.log" >&2
-	log "bench: the counting build failed"
-	exit 1
-fi
-cp "$CB/drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko" "$ST/bench/arm_cmn_hnf_count.ko"
-if ! make -s -C "$BENCH" CROSS_COMPILE=$CROSS O="$ST/usr/bin" \
-	> "$RUN/cmn-bench-build.log" 2>&1; then
-	cat "$RUN/cmn-bench-build.log" >&2
-	log "bench: cmn-bench failed to build"
-	exit 1
-fi
+JOBS=${JOBS:-$(nproc)}
+# build LABEL CMD...: run CMD with its output in $RUN/build.log; fail loudly
+build() {
+	local label=$1
+	shift
+	if ! timed "bench: $label" "$@" >> "$RUN/build.log" 2>&1; then
+		tail -n 30 "$RUN/build.log" >&2
+		log "bench: $label failed (log $RUN/build.log)"
+		exit 1
+	fi
+}
+build "modules $krel" make -s -j"$JOBS" -C "$KD" M="$B" CMN_HNF_ALL=1 modules
+cp "$B/drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko" \
+	"$B/tools/testing/cmn600-model/cmn600_model.ko" "$ST/bench/"
+# the same driver sources with CMN_HNF_COUNT_ACCESSES=1 (kbuild rebuilds
+# what the changed flags touch)
+build "counting arm_cmn_hnf $krel" make -s -j"$JOBS" -C "$KD" M="$B" \
+	CMN_HNF_COUNT_ACCESSES=1 modules
+cp "$B/drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko" "$ST/bench/arm_cmn_hnf_count.ko"
+build "cmn-hnf (arm64)" make -s -C "$B/tools/cmn-hnf" CROSS_COMPILE=$CROSS STATIC=1 \
+	O="$B/tool-out"
+cp "$B/tool-out/cmn-hnf" "$ST/bench/bin/"
+build "e2e helpers (arm64)" make -s -C "$B/tools/testing/e2e" CROSS_COMPILE=$CROSS \
+	O="$ST/bench/bin"
+build "cmn-bench (arm64)" make -s -C "$B/tools/testing/bench" CROSS_COMPILE=$CROSS \
+	O="$ST/bench/bin"
 cp "$BENCH/guest/bench.sh" "$ST/bench/bench.sh"
 for v in N RUNS ROUNDS LOADS SECS MUX_MS ROT_MS ROT_SECS STAT_SECS DUTY_TERMS; do
 	eval "x=\${BENCH_$v:-}"
@@ -91,7 +110,7 @@ for v in N RUNS ROUNDS LOADS SECS MUX_MS ROT_MS ROT_SECS STAT_SECS DUTY_TERMS; d
 done > "$ST/etc/cmn/bench.conf"
 (cd "$ST" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$RUN/bench.cpio"
 cat "$RUN/bench.cpio" "$RUN/base.cpio.zst" > "$RUN/base+bench.cpio"
-rm -rf "$CB"
+rm -rf "$B"
 
 # ---- one boot per mesh -----------------------------------------------------
 TABLE="$RUN/table.txt"

@@ -20,8 +20,14 @@
 # Knobs (from /etc/cmn/bench.conf, written by bench.sh): BENCH_N,
 # BENCH_RUNS, BENCH_ROUNDS, BENCH_LOADS, BENCH_SECS, BENCH_ROT_SECS,
 # BENCH_ROT_MS, BENCH_MUX_MS, BENCH_DUTY_TERMS, BENCH_STAT_SECS.
+# What is measured comes from /bench (built by bench.sh from the tree
+# being measured), not from the base initramfs.
+PATH=/bench/bin:$PATH
+export PATH
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
+# shellcheck disable=SC2034 # read by model_load (lib.sh)
+CMN_MODEL_KO=/bench/cmn600_model.ko
 # shellcheck disable=SC1091
 [ -f /etc/cmn/bench.conf ] && . /etc/cmn/bench.conf
 
@@ -35,7 +41,7 @@ ROT_MS=${BENCH_ROT_MS:-10}
 MUX_MS=${BENCH_MUX_MS:-100}
 STAT_SECS=${BENCH_STAT_SECS:-5}
 DUTY_TERMS=${BENCH_DUTY_TERMS:-}
-OURS_KO=/modules/arm_cmn_hnf.ko
+OURS_KO=/bench/arm_cmn_hnf.ko
 COUNT_KO=/bench/arm_cmn_hnf_count.ko
 ACC=/sys/kernel/debug/arm_cmn_hnf/mmio_accesses
 OP=arm_cmn_hnf_0
