@@ -12,7 +12,11 @@
 #   bench <mesh> <figure> ours=<v> arm-cmn=<v> ratio=<ours/arm-cmn>
 #
 # Nothing is asserted. Under TCG absolute times mean little: only ratios
-# between the two drivers within one boot do.
+# between the two drivers within one boot do. By default QEMU runs with
+# -icount (BENCH_ICOUNT): guest time then counts executed instructions, one
+# per ns, so times are code path lengths that other guests on a shared host
+# cannot disturb; BENCH_ICOUNT=off times in host wall time instead (MTTCG,
+# noisy when the host is loaded).
 #
 # Environment (or make variables):
 #   BENCH_MESHES  meshes, one boot each (default "default 8x8-32hnf-4dtc");
@@ -28,8 +32,9 @@
 #   BENCH_SECS    seconds of the multiplexing and duty windows (default 10)
 #   BENCH_MUX_MS  perf_event_mux_interval_ms during those (default 100)
 #   BENCH_ROT_MS, BENCH_ROT_SECS  rotation interval and traced time (10, 3)
-#   BENCH_STAT_SECS  seconds of each CPU-overhead window (default 5)
+#   BENCH_STAT_SECS  seconds of each CPU-overhead window (default 10)
 #   BENCH_DUTY_TERMS extra terms for arm_cmn_hnf's per-HN-F duty events
+#   BENCH_ICOUNT  QEMU -icount options (default "shift=0,sleep=on"), or off
 #   BENCH_TIMEOUT seconds per boot (default 2400)
 #
 # Output: the table on stdout (also $OUTD/bench/<run>/table.txt), serial
@@ -43,6 +48,9 @@ FW=${FW:-dt}
 # shellcheck disable=SC2206
 MESHES=(${MESH:-${BENCH_MESHES:-default 8x8-32hnf-4dtc}})
 TIMEOUT=${BENCH_TIMEOUT:-2400}
+ICOUNT=${BENCH_ICOUNT:-shift=0,sleep=on}
+QEXTRA=${QEMU_EXTRA:-}
+[ "$ICOUNT" = off ] || QEXTRA="$QEXTRA -icount $ICOUNT"
 CROSS=aarch64-linux-gnu-
 
 ensure_host_packages
@@ -117,9 +125,18 @@ TABLE="$RUN/table.txt"
 {
 	echo "# make bench $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo '?')," \
 		"$(date -u +%Y-%m-%dT%H:%MZ), kernel $krel, firmware $FW"
-	echo "# Under TCG (no KVM) absolute times mean little, and the host may be"
-	echo "# shared: only the ratios between the two drivers from one boot mean"
-	echo "# anything. ns/us are medians over runs; mmio-* are register accesses"
+	echo "# Under TCG (no KVM) absolute times mean little: only the ratios"
+	echo "# between the two drivers from one boot mean anything."
+	if [ "$ICOUNT" = off ]; then
+		echo "# Times are host wall time (BENCH_ICOUNT=off): they drift with the"
+		echo "# load of a shared host; compare the rounds in the notes."
+	else
+		echo "# QEMU -icount $ICOUNT: guest time counts executed instructions"
+		echo "# (shift=0: one per ns), so times are code path lengths, immune to"
+		echo "# host load; an MMIO access costs one instruction here, far less"
+		echo "# than on the mesh: read the mmio-* counts alongside."
+	fi
+	echo "# ns/us: median round of medians over runs; mmio-*: register accesses"
 	echo "# per operation (ours: counting build; arm-cmn: formula from its source)."
 } | tee "$TABLE"
 nok=0
@@ -139,7 +156,8 @@ for m in "${MESHES[@]}"; do
 	blog="$RUN/$mn.log"
 	log "bench: booting $KERNEL/$FW with mesh $mn (serial log $blog)"
 	KERNEL=$KERNEL FW=$FW INITRD=$initrd DTB="$fwd/virt.dtb" MEM_MB=$MEM_MB LOG=$blog \
-		LABEL="bench $mn" TIMEOUT=$((TIMEOUT + 120)) "$VM/boot.sh" || true
+		QEMU_EXTRA=$QEXTRA LABEL="bench $mn" TIMEOUT=$((TIMEOUT + 120)) \
+		"$VM/boot.sh" || true
 	rm -f "$initrd"
 	cite=()
 	[ "$m" = "${MESHES[-1]}" ] && cite=(--cite)
