@@ -125,6 +125,8 @@ TABLE="$RUN/table.txt"
 {
 	echo "# make bench $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo '?')," \
 		"$(date -u +%Y-%m-%dT%H:%MZ), kernel $krel, firmware $FW"
+	echo "# command: $(env | grep -E '^(BENCH_[A-Z_]+|MESH|KERNEL|FW|QEMU_EXTRA)=' |
+		LC_ALL=C sort | tr '\n' ' ')make bench"
 	echo "# Under TCG (no KVM) absolute times mean little: only the ratios"
 	echo "# between the two drivers from one boot mean anything."
 	if [ "$ICOUNT" = off ]; then
