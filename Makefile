@@ -7,9 +7,13 @@
 #   make install              modules_install + depmod (KDIR's kernel)
 #   make dkms-install         register, build and install with DKMS
 #   make tools                build the cmn-hnf userspace tool
-#   make lint                 W=1 + sparse + checkpatch on four Debian kernels
-#   make kunit                KUnit tests in a self-built arm64 kernel (QEMU)
-#   make e2e                  end-to-end tests in QEMU (KERNEL=, FW=, MESH=, TESTS=)
+#   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
+#   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
+#                             amd64) + checkpatch + shellcheck
+#   make kunit                KUnit tests in a self-built arm64 kernel (QEMU;
+#                             KUNIT_KERNEL=6.12|7.2)
+#   make e2e                  end-to-end tests in QEMU (KERNEL=5.10|6.1|6.12|7.2,
+#                             FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
 #   make check                everything above that tests; ends "N passed, N failed"
 #   make bench                arm_cmn_hnf vs Debian's arm-cmn in QEMU (not in check;
@@ -23,9 +27,10 @@ PWD := $(CURDIR)
 TESTING := $(CURDIR)/tools/testing
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf 2>/dev/null)
 
-# KERNEL, FW, MESH, TESTS, KVER12, KVER61, CMN_HNF_CACHE and the other
-# variables the test scripts read reach them from the make command line or
-# the environment (make exports command-line variables to recipes).
+# KERNEL, FW, MESH, TESTS, KUNIT_KERNEL, KVER510, KVER61, KVER12, KVER72,
+# CMN_HNF_CACHE and the other variables the test scripts read reach them from
+# the make command line or the environment (make exports command-line
+# variables to recipes).
 
 all: modules
 
@@ -66,6 +71,9 @@ tools:
 		echo "tools/cmn-hnf: not present yet"; exit 1; \
 	fi
 
+test-browser:
+	$(MAKE) -C tools/cmn-hnf test-browser
+
 lint:
 	$(TESTING)/build/lint.sh
 
@@ -84,4 +92,5 @@ check:
 bench:
 	$(TESTING)/bench/bench.sh
 
-.PHONY: all modules clean install dkms-install tools lint kunit e2e demo check bench
+.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check \
+	bench
