@@ -21,7 +21,9 @@
 # Environment (or make variables):
 #   BENCH_MESHES  meshes, one boot each (default "default 8x8-32hnf-4dtc");
 #                 MESH=<name|file> runs that one mesh only
-#   KERNEL        6.12 (default) or 6.1      FW  dt (default) or acpi
+#   KERNEL        6.12 (default), 5.10, 6.1 or 7.2 (arm-cmn's access formula
+#                 is read from 6.12's arm-cmn.c: n/a on the others)
+#   FW            dt (default) or acpi
 #   BENCH_N       operations per timing run (default 200; open/close and
 #                 enable/disable use a tenth): short runs, so that a host
 #                 preemption spoils few of them
@@ -75,7 +77,7 @@ flock 9
 "$VM/fetch-guest.sh" "$KERNEL"
 timed "mkinitramfs $KERNEL" "$VM/mkinitramfs.sh" "$KERNEL" "$RUN/base.cpio.zst"
 flock -u 9
-fetch_headers > /dev/null
+fetch_kernel_headers "$KERNEL" arm64
 
 ST="$RUN/stage"
 B="$RUN/build"
@@ -83,9 +85,9 @@ mkdir -p "$ST/bench/bin" "$ST/etc/cmn" "$B"
 rsync -a --exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
 	--exclude=build/ --exclude=.obj/ --exclude=.test-obj/ "$REPO/" "$B/"
-KD=$(kdir "$abi" arm64)
 JOBS=${JOBS:-$(nproc)}
 # build LABEL CMD...: run CMD with its output in $RUN/build.log; fail loudly
+# (kbuild_make: the kernel's own compiler, as build-modules.sh does)
 build() {
 	local label=$1
 	shift
@@ -95,12 +97,12 @@ build() {
 		exit 1
 	fi
 }
-build "modules $krel" make -s -j"$JOBS" -C "$KD" M="$B" CMN_HNF_ALL=1 modules
+build "modules $krel" kbuild_make "$KERNEL" arm64 -s -j"$JOBS" M="$B" CMN_HNF_ALL=1 modules
 cp "$B/drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko" \
 	"$B/tools/testing/cmn600-model/cmn600_model.ko" "$ST/bench/"
 # the same driver sources with CMN_HNF_COUNT_ACCESSES=1 (kbuild rebuilds
 # what the changed flags touch)
-build "counting arm_cmn_hnf $krel" make -s -j"$JOBS" -C "$KD" M="$B" \
+build "counting arm_cmn_hnf $krel" kbuild_make "$KERNEL" arm64 -s -j"$JOBS" M="$B" \
 	CMN_HNF_COUNT_ACCESSES=1 modules
 cp "$B/drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko" "$ST/bench/arm_cmn_hnf_count.ko"
 build "cmn-hnf (arm64)" make -s -C "$B/tools/cmn-hnf" CROSS_COMPILE=$CROSS STATIC=1 \
