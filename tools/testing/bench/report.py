@@ -19,7 +19,8 @@ and prints one line per figure::
 then the notes, each starting with "#". A figure measured in rounds shows
 the median over the rounds (the lower middle one for an even count), and a
 note gives each round's values and ratio. ratio is "-" when either side is
-missing or arm-cmn's value is 0.
+missing, arm-cmn's value is 0 or either is negative (a CPU time below the
+idle baseline, that is noise).
 
 arm-cmn's register accesses per read() are not measured (its MMIO cannot
 be counted from outside); they come from the formula armcmn_read() below,
@@ -136,7 +137,8 @@ def fmt_ratio(a, b):
         x, y = float(a), float(b)
     except ValueError:
         return "-"
-    if y == 0:
+    if y == 0 or x < 0 or y < 0:
+        # a negative figure is a CPU time below the idle baseline: noise
         return "-"
     r = x / y
     return f"{r:.3f}" if abs(r) < 10 else f"{r:.1f}"

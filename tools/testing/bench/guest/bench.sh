@@ -453,19 +453,26 @@ duty() {
 
 # ---- interval counting overhead --------------------------------------------
 
-# cpu_ms CMD...: busy CPU time of the whole guest (ms per s, all CPUs) over
-# STAT_SECS seconds while CMD runs, after a 2 s start (cmn-bench cpu)
+# cpu_ms CMD...: CPU time over STAT_SECS seconds while CMD runs, after a
+# 2 s start (cmn-bench cpu): sets CPU_BUSY, busy time of the whole guest
+# (ms per s, all CPUs; /proc/stat, 10 ms units) and CPU_PROC, run time of
+# CMD and its children (ms per s; schedstat, ns). n/a if CMD did not last.
 cpu_ms() {
 	local pid out
-	"$@" > /dev/null 2>&1 &
+	"$@" > "$LC_TMP/cpu.out" 2>&1 &
 	pid=$!
 	sleep 2
-	out=$(cmn-bench -s "$STAT_SECS" cpu 2>&1)
-	kill -INT $pid 2>/dev/null
+	out=$(cmn-bench -s "$STAT_SECS" cpu $pid 2>&1)
+	CPU_BUSY=$(kv busy_ms_per_s "$out")
+	CPU_PROC=$(kv proc_ms_per_s "$out")
+	if ! kill -INT $pid 2>/dev/null; then
+		bnote "cpu: '$*' ended early: $(tail -n 2 "$LC_TMP/cpu.out" | tr '\n' ' ')"
+		CPU_BUSY=n/a
+		CPU_PROC=n/a
+	fi
 	sleep 0.5
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	kv busy_ms_per_s "$out"
 }
 
 # armcmn_spec SPEC: an arm_cmn_hnf event spec in arm_cmn_0's terms (through
@@ -499,7 +506,7 @@ stat_events() {
 	command -v cmn-hnf > /dev/null || { bnote "no cmn-hnf in the guest"; return 1; }
 	cmd=$(cmn-hnf stat -I 100 --print-perf 2> /dev/null)
 	info stat-perf "$cmd"
-	evs=$(echo "$cmd" | tr ' {}' '\n\n\n' | tr ',' '\n' | grep "^$OP/")
+	evs=$(echo "$cmd" | tr -d "'\"" | tr ' {}' '\n\n\n' | tr ',' '\n' | grep "^$OP/")
 	for s in $evs; do
 		STAT_OURS="$STAT_OURS -e $s"
 		STAT_ARM="$STAT_ARM -e $(armcmn_spec "$s")"
@@ -510,24 +517,34 @@ stat_events() {
 
 # stat_overhead DRIVER BASE: CPU time per second of `cmn-hnf stat -I 100`
 # (ours; arm-cmn has no cmn-hnf, its column is the same perf stat as below)
-# and of `perf stat -I 100` on the same events, minus the idle BASE
+# and of `perf stat -I 100` on the same events: whole guest minus the idle
+# BASE (cpu-ms), and the command's own run time (proc-cpu-ms)
 stat_overhead() {
-	local d=$1 base=$2 s t
+	local d=$1 base=$2 s t sp tp
 	if [ "$d" = armcmn ]; then s=$STAT_ARM; else s=$STAT_OURS; fi
 	if [ -z "$s" ]; then
-		rfig stat-I100-cpu-ms-per-s "$d" n/a
-		rfig perf-stat-I100-cpu-ms-per-s "$d" n/a
+		for t in stat-I100 perf-stat-I100; do
+			rfig $t-cpu-ms-per-s "$d" n/a
+			rfig $t-proc-cpu-ms-per-s "$d" n/a
+		done
 		return 1
 	fi
 	# shellcheck disable=SC2086
-	s=$(fsub "$(cpu_ms perf stat -a -I 100 -o /dev/null $s)" "$base")
+	cpu_ms perf stat -a -I 100 -o /dev/null $s
+	s=$(fsub "$CPU_BUSY" "$base")
+	sp=$CPU_PROC
 	if [ "$d" = armcmn ]; then
 		t=$s
+		tp=$sp
 	else
-		t=$(fsub "$(cpu_ms cmn-hnf stat -I 100)" "$base")
+		cpu_ms cmn-hnf stat -I 100
+		t=$(fsub "$CPU_BUSY" "$base")
+		tp=$CPU_PROC
 	fi
 	rfig stat-I100-cpu-ms-per-s "$d" "$t"
+	rfig stat-I100-proc-cpu-ms-per-s "$d" "$tp"
 	rfig perf-stat-I100-cpu-ms-per-s "$d" "$s"
+	rfig perf-stat-I100-proc-cpu-ms-per-s "$d" "$sp"
 }
 
 # ---- the run ---------------------------------------------------------------

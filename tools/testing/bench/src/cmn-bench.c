@@ -18,12 +18,16 @@
  *                                     leader, PERF_IOC_FLAG_GROUP, with -g)
  *   cmn-bench run CMD [ARGS...]       run CMD, print "ns=<wall time> rc=<exit
  *                                     status>" (busybox date has no %N)
- *   cmn-bench -s SECS cpu             busy CPU time of the whole guest over
+ *   cmn-bench -s SECS cpu [PID]       busy CPU time of the whole guest over
  *                                     SECS seconds, "busy_ms_per_s=<ms>"
  *                                     (all CPUs; online CPUs x wall time
  *                                     minus the idle time of /proc/stat,
  *                                     which NO_HZ kernels account exactly,
- *                                     unlike the tick-sampled user/system)
+ *                                     unlike the tick-sampled user/system,
+ *                                     but in 10 ms units); with PID also
+ *                                     "proc_ms_per_s=<ms>", the run time of
+ *                                     PID's threads and its children's, in
+ *                                     ns from /proc/<pid>/task/<tid>/schedstat
  *   cmn-bench [OPTS] hold EV...       open and enable (not as a group), print
  *                                     READY, sleep -s seconds, then print one
  *                                     line per event:
@@ -47,6 +51,7 @@
  * of its events/ directory, or a bare format NAME (=1).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -331,6 +336,63 @@ static double idle_secs(void)
 	return (double)(v[3] + v[4]) / sysconf(_SC_CLK_TCK);
 }
 
+/* Run time (ns) of the threads of process @pid, from their schedstat */
+static u64 task_ns(const char *pid)
+{
+	char path[300], buf[256];
+	struct dirent *de;
+	u64 sum = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", pid,
+			 de->d_name);
+		if (read_file(path, buf, sizeof(buf)) > 0)
+			sum += strtoull(buf, NULL, 10);
+	}
+	closedir(d);
+	return sum;
+}
+
+/*
+ * Run time (ns) of process @pid and of its children (cmn-hnf runs perf as
+ * one); -1 when the kernel has no schedstat files or @pid is gone
+ */
+static double proc_ns(const char *pid)
+{
+	char path[300], buf[512], *p;
+	struct dirent *de;
+	double sum;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/schedstat", pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	sum = (double)task_ns(pid);
+	d = opendir("/proc");
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		/* "pid (comm) state ppid ...": comm may hold spaces */
+		p = strrchr(buf, ')');
+		if (p && strtol(p + 4, NULL, 10) == strtol(pid, NULL, 10))
+			sum += (double)task_ns(de->d_name);
+	}
+	closedir(d);
+	return sum;
+}
+
 static void sleep_secs(double secs)
 {
 	struct timespec ts;
@@ -527,19 +589,28 @@ static int run_cmd(char **argv)
 	return 0;
 }
 
-static int busy_cpu(double secs)
+static int busy_cpu(double secs, const char *pid)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double t0, t1, i0, i1;
+	double t0, t1, i0, i1, p0 = -1, p1 = -1;
 
+	if (pid)
+		p0 = proc_ns(pid);
 	t0 = now_ns();
 	i0 = idle_secs();
 	sleep_secs(secs);
 	t1 = now_ns();
 	i1 = idle_secs();
+	if (pid)
+		p1 = proc_ns(pid);
 	t1 = (t1 - t0) / 1e9;
-	printf("busy_ms_per_s=%.1f cpus=%ld wall_s=%.3f idle_s=%.2f\n",
+	printf("busy_ms_per_s=%.1f cpus=%ld wall_s=%.3f idle_s=%.2f",
 	       1000 * (ncpu * t1 - (i1 - i0)) / t1, ncpu, t1, i1 - i0);
+	if (p0 >= 0 && p1 >= p0)
+		printf(" proc_ms_per_s=%.3f", (p1 - p0) / 1e6 / t1);
+	else if (pid)
+		printf(" proc_ms_per_s=n/a");
+	printf("\n");
 	return 0;
 }
 
@@ -549,7 +620,7 @@ static __noreturn void bad_usage(void)
 		"usage: cmn-bench [-n N] [-r RUNS] [-g] [-s SECS] [-c CPU] [-A FILE]\n"
 		"                 read|openclose|enable|hold PMU/TERMS/...\n"
 		"       cmn-bench run CMD [ARGS...]\n"
-		"       cmn-bench -s SECS cpu\n");
+		"       cmn-bench -s SECS cpu [PID]\n");
 	exit(2);
 }
 
@@ -588,7 +659,7 @@ int main(int argc, char **argv)
 		bad_usage();
 	mode = argv[optind++];
 	if (!strcmp(mode, "cpu"))
-		return busy_cpu(o.secs);
+		return busy_cpu(o.secs, argc > optind ? argv[optind] : NULL);
 	if (argc - optind < 1)
 		bad_usage();
 	if (!strcmp(mode, "run"))
