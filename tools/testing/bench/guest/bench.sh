@@ -354,7 +354,7 @@ window() {
 
 # err_ppm LINE EVENTID NODE: |count - truth| / truth in ppm for line LINE of
 # $W.counts (truth over the counting window, see window); prints
-# "<ppm|NA> <running pct>"
+# "<ppm|NA> <running pct> <count> <truth>"
 err_ppm() {
 	local got pct t0 t1 tr dd
 	# shellcheck disable=SC2046 # word splitting wanted
@@ -369,7 +369,7 @@ err_ppm() {
 		return
 	fi
 	dd=$((got > tr ? got - tr : tr - got))
-	echo "$(cmn-perf u64 muldiv "$dd" 1000000 "$tr") $pct"
+	echo "$(cmn-perf u64 muldiv "$dd" 1000000 "$tr") $pct $got $tr"
 }
 
 # summary PREFIX DRIVER FILE: mean and max error (%), mean and min running %
@@ -444,10 +444,13 @@ duty() {
 	for n in $(lc_hnfs 0); do
 		for e in 1 2; do
 			i=$((i + 1))
-			err_ppm $i $e "$n" >> "$W.err"
+			echo "$(err_ppm $i $e "$n") $n/$e" >> "$W.err"
 		done
 	done
 	summary duty "$d" "$W.err"
+	# which events are off by more than 1%, and which way
+	bnote "duty $d: events off by more than 1% (HN-F/event: count/truth):" \
+		"$(awk '$1 != "NA" && $1 > 10000 { printf "%s:%s/%s ", $5, $3, $4 }' "$W.err")"
 	info "duty-events-$d $i"
 }
 
