@@ -253,7 +253,8 @@ def main():
           f"{len(dtcs)} DTCs; kernel {info.get('kernel', '?')}; "
           f"bynodeid events on HN-F {node or '?'}")
     keys = ["n", "runs", "rounds", "secs", "stat-secs", "mux-ms", "rot-ms",
-            "duty-terms", "stat-events", "duty-events-ours",
+            "duty-terms", "stat-events", "stat-mux-interval-ms-armcmn",
+            "stat-mux-interval-ms-ours", "duty-events-ours",
             "duty-events-armcmn"]
     keys += sorted(k for k in info if k.startswith("idle-ms-per-s"))
     print("# " + a.mesh + ": " + ", ".join(f"{k}={info[k]}" for k in keys

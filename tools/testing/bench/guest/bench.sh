@@ -289,8 +289,9 @@ accesses() {
 # perf_mux_hrtimer_handler (the rotation: del of the running events, add of
 # the next ones) from the function_graph tracer, median over the calls
 rotation() {
-	local d=$1 p evs e tries cnt med
+	local d=$1 p evs e tries cnt med mi
 	p=$(pmu_of "$d")
+	mi=$(cat "$LC_PMUS/$p/perf_event_mux_interval_ms")
 	if ! trace_ready || ! grep -q '^perf_mux_hrtimer_handler$' "$TR/available_filter_functions"; then
 		bnote "rotation: no function_graph tracing of perf_mux_hrtimer_handler"
 		rfig rotation-us "$d" n/a
@@ -325,6 +326,8 @@ rotation() {
 	[ "$ROUND" = 1 ] && bnote "rotation $d: $cnt rotations in $ROT_SECS s; running % of the 8 events: $(awk '$2 > 0 { printf "%.0f ", 100 * $3 / $2 }' "$LC_TMP/hold.out")"
 	echo nop > "$TR/current_tracer"
 	echo > "$TR/set_ftrace_filter"
+	# the interval overhead that follows runs at the PMU's own interval
+	echo "$mi" > "$LC_PMUS/$p/perf_event_mux_interval_ms"
 }
 
 # ---- multiplexing accuracy and per-HN-F duty ------------------------------
@@ -532,6 +535,8 @@ stat_overhead() {
 		done
 		return 1
 	fi
+	[ "$ROUND" = 1 ] && info "stat-mux-interval-ms-$d" \
+		"$(cat "$LC_PMUS/$(pmu_of "$d")/perf_event_mux_interval_ms")"
 	# shellcheck disable=SC2086
 	cpu_ms perf stat -a -I 100 -o /dev/null $s
 	s=$(fsub "$CPU_BUSY" "$base")
