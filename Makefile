@@ -18,6 +18,8 @@
 #   make fuzz                 long PMU fuzzer run in QEMU (FUZZ_SEED=, FUZZ_ITERS=)
 #   make stress               lifecycle/hotplug/privilege tests, full counts
 #   make check                everything above that tests; ends "N passed, N failed"
+#   make bench                arm_cmn_hnf vs Debian's arm-cmn in QEMU (not in check;
+#                             MESH=, BENCH_MESHES=, KERNEL=, FW=, BENCH_*)
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
 # (default /var/cache/arm-cmn-hnf), never into this tree.
@@ -95,6 +97,8 @@ fuzz:
 stress:
 	$(TESTING)/stress/run.sh
 
-.PHONY: fuzz stress
+bench:
+	$(TESTING)/bench/bench.sh
 
-.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check
+.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check \
+	fuzz stress bench

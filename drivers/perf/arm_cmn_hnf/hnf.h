@@ -158,6 +158,8 @@ void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on);
 void cmn_hnf_hw_cycles_clock(struct cmn_hnf *cmn, bool always_on);
 u32 cmn_hnf_hw_ovf_status(struct cmn_hnf *cmn, unsigned int dtc);
 void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int dtc, u32 bits);
+void cmn_hnf_hw_debugfs_init(void);
+void cmn_hnf_hw_debugfs_exit(void);
 
 /* pmu.c */
 void cmn_hnf_pmu_init(struct cmn_hnf *cmn);

@@ -15,31 +15,132 @@
  * (the CMN does no DMA). The two places that need more say so.
  */
 #include <linux/bitfield.h>
+#include <linux/debugfs.h>
 #include <linux/io.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
 
 #include "hnf.h"
+
+/*
+ * Access counting for make bench. A build with CMN_HNF_COUNT_ACCESSES=1
+ * counts every access of the four accessors below per CPU and shows the
+ * totals in debugfs, arm_cmn_hnf/mmio_accesses; writing to that file zeroes
+ * them. In the normal build CMN_HNF_COUNTING is false and the compiler drops
+ * the counters, the file and its code: the shipped module pays nothing, yet
+ * every build still compiles (and lints) the counting code. Add no access
+ * outside these accessors.
+ */
+#ifdef CMN_HNF_COUNT_ACCESSES
+#define CMN_HNF_COUNTING	true
+#else
+#define CMN_HNF_COUNTING	false
+#endif
+
+struct cmn_hnf_accesses {
+	u64 reads;
+	u64 writes;
+};
+
+static DEFINE_PER_CPU(struct cmn_hnf_accesses, cmn_hnf_accesses);
+static struct dentry *cmn_hnf_debugfs;
+
+static void cmn_hnf_count_read(void)
+{
+	if (CMN_HNF_COUNTING)
+		this_cpu_inc(cmn_hnf_accesses.reads);
+}
+
+static void cmn_hnf_count_write(void)
+{
+	if (CMN_HNF_COUNTING)
+		this_cpu_inc(cmn_hnf_accesses.writes);
+}
+
+static int cmn_hnf_accesses_show(struct seq_file *m, void *unused)
+{
+	u64 reads = 0, writes = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		reads += per_cpu(cmn_hnf_accesses.reads, cpu);
+		writes += per_cpu(cmn_hnf_accesses.writes, cpu);
+	}
+	seq_printf(m, "reads %llu\nwrites %llu\n", reads, writes);
+	return 0;
+}
+
+static int cmn_hnf_accesses_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, cmn_hnf_accesses_show, NULL);
+}
+
+/* Any write zeroes the counts; meant for an idle PMU (make bench) */
+static ssize_t cmn_hnf_accesses_write(struct file *file,
+				      const char __user *buf, size_t len,
+				      loff_t *ppos)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		per_cpu(cmn_hnf_accesses.reads, cpu) = 0;
+		per_cpu(cmn_hnf_accesses.writes, cpu) = 0;
+	}
+	return len;
+}
+
+static const struct file_operations cmn_hnf_accesses_fops = {
+	.owner		= THIS_MODULE,
+	.open		= cmn_hnf_accesses_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= cmn_hnf_accesses_write,
+};
+
+/* Module init/exit: the access counts of a counting build, else nothing */
+void cmn_hnf_hw_debugfs_init(void)
+{
+	if (!CMN_HNF_COUNTING)
+		return;
+	cmn_hnf_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("mmio_accesses", 0600, cmn_hnf_debugfs, NULL,
+			    &cmn_hnf_accesses_fops);
+}
+
+void cmn_hnf_hw_debugfs_exit(void)
+{
+	if (!CMN_HNF_COUNTING)
+		return;
+	debugfs_remove_recursive(cmn_hnf_debugfs);
+	cmn_hnf_debugfs = NULL;
+}
 
 /* Relaxed 64-bit read of the register at @off from PERIPHBASE */
 static u64 cmn_hnf_rd(struct cmn_hnf *cmn, u32 off)
 {
+	cmn_hnf_count_read();
 	return readq_relaxed(cmn->base + off);
 }
 
 /* Relaxed 32-bit read (the global counters are 32-bit halves) */
 static u32 cmn_hnf_rd32(struct cmn_hnf *cmn, u32 off)
 {
+	cmn_hnf_count_read();
 	return readl_relaxed(cmn->base + off);
 }
 
 /* 64-bit read that completes before any later access is issued */
 static u64 cmn_hnf_rd_ordered(struct cmn_hnf *cmn, u32 off)
 {
+	cmn_hnf_count_read();
 	return readq(cmn->base + off);
 }
 
 /* Relaxed 64-bit write */
 static void cmn_hnf_wr(struct cmn_hnf *cmn, u32 off, u64 val)
 {
+	cmn_hnf_count_write();
 	writeq_relaxed(val, cmn->base + off);
 }
 

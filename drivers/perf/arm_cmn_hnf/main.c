@@ -454,11 +454,13 @@ static int __init cmn_hnf_init(void)
 	}
 
 	bus_for_each_dev(&platform_bus_type, NULL, NULL, cmn_hnf_check_owner);
+	cmn_hnf_hw_debugfs_init();
 	return 0;
 }
 
 static void __exit cmn_hnf_exit(void)
 {
+	cmn_hnf_hw_debugfs_exit();
 	platform_driver_unregister(&cmn_hnf_driver);
 	cpuhp_remove_multi_state(cmn_hnf_cpuhp_state);
 	ida_destroy(&cmn_hnf_ida);
