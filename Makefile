@@ -27,7 +27,18 @@ DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms
 
 all: modules
 
-modules:
+# Without KDIR's build tree make would stop with a bare "No such file or
+# directory"; say which headers package to install instead.
+kdir-check:
+	@if [ ! -f $(KDIR)/Makefile ]; then \
+		if [ -x tools/packaging/kdir-hint.sh ]; then \
+			tools/packaging/kdir-hint.sh $(KDIR); \
+		else \
+			echo "arm_cmn_hnf: no kernel build tree at $(KDIR)" >&2; exit 1; \
+		fi; \
+	fi
+
+modules: kdir-check
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
 # Without the kernel's build tree, remove the kbuild outputs by name.
@@ -44,7 +55,7 @@ clean:
 
 KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
-install: modules
+install: kdir-check modules
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
 
@@ -79,4 +90,4 @@ demo:
 check:
 	$(TESTING)/build/check.sh
 
-.PHONY: all modules clean install dkms-install tools lint kunit e2e demo check
+.PHONY: all kdir-check modules clean install dkms-install tools lint kunit e2e demo check
