@@ -186,12 +186,91 @@ static void cmn_hnf_test_events_decode(struct kunit *test)
 	}
 }
 
+/*
+ * The HN-F aliases the kernel's arm_cmn PMU publishes on CMN-600
+ * (drivers/perf/arm-cmn.c: CMN_EVENT_HNF() prefixes "hnf_", and the
+ * occupancy event fans out into five occupid variants), with the encodings
+ * of the register description (seed 003). Written out here, not derived
+ * from the table: each must be in the table with exactly this encoding.
+ */
+static const struct {
+	const char *name;
+	int eventid;
+	int occupid;
+} arm_cmn_names[] = {
+	{ "hnf_cache_miss", 0x01, -1 },
+	{ "hnf_slc_sf_cache_access", 0x02, -1 },
+	{ "hnf_cache_fill", 0x03, -1 },
+	{ "hnf_pocq_retry", 0x04, -1 },
+	{ "hnf_pocq_reqs_recvd", 0x05, -1 },
+	{ "hnf_sf_hit", 0x06, -1 },
+	{ "hnf_sf_evictions", 0x07, -1 },
+	{ "hnf_dir_snoops_sent", 0x08, -1 },
+	{ "hnf_brd_snoops_sent", 0x09, -1 },
+	{ "hnf_slc_eviction", 0x0a, -1 },
+	{ "hnf_slc_fill_invalid_way", 0x0b, -1 },
+	{ "hnf_mc_retries", 0x0c, -1 },
+	{ "hnf_mc_reqs", 0x0d, -1 },
+	{ "hnf_qos_hh_retry", 0x0e, -1 },
+	{ "hnf_qos_pocq_occupancy_all", 0x0f, 0 },
+	{ "hnf_qos_pocq_occupancy_read", 0x0f, 1 },
+	{ "hnf_qos_pocq_occupancy_write", 0x0f, 2 },
+	{ "hnf_qos_pocq_occupancy_atomic", 0x0f, 3 },
+	{ "hnf_qos_pocq_occupancy_stash", 0x0f, 4 },
+	{ "hnf_pocq_addrhaz", 0x10, -1 },
+	{ "hnf_pocq_atomic_addrhaz", 0x11, -1 },
+	{ "hnf_ld_st_swp_adq_full", 0x12, -1 },
+	{ "hnf_cmp_adq_full", 0x13, -1 },
+	{ "hnf_txdat_stall", 0x14, -1 },
+	{ "hnf_txrsp_stall", 0x15, -1 },
+	{ "hnf_seq_full", 0x16, -1 },
+	{ "hnf_seq_hit", 0x17, -1 },
+	{ "hnf_snp_sent", 0x18, -1 },
+	{ "hnf_sfbi_dir_snp_sent", 0x19, -1 },
+	{ "hnf_sfbi_brd_snp_sent", 0x1a, -1 },
+	{ "hnf_snp_sent_untrk", 0x1b, -1 },
+	{ "hnf_intv_dirty", 0x1c, -1 },
+	{ "hnf_stash_snp_sent", 0x1d, -1 },
+	{ "hnf_stash_data_pull", 0x1e, -1 },
+	{ "hnf_snp_fwded", 0x1f, -1 },
+};
+
+/*
+ * Every arm_cmn name is an alias with arm_cmn's encoding, unscaled, and
+ * no other alias carries the prefix.
+ */
+static void cmn_hnf_test_events_arm_cmn_names(struct kunit *test)
+{
+	unsigned int i, j, prefixed = 0;
+	int occ;
+
+	for (i = 0; i < ARRAY_SIZE(arm_cmn_names); i++) {
+		for (j = 0; j < ARRAY_SIZE(events); j++)
+			if (!strcmp(events[j].name, arm_cmn_names[i].name))
+				break;
+		KUNIT_ASSERT_LT_MSG(test, j, (unsigned int)ARRAY_SIZE(events),
+				    "%s missing", arm_cmn_names[i].name);
+		occ = arm_cmn_names[i].occupid < 0 ? CMN_HNF_NO_OCCUP :
+						     arm_cmn_names[i].occupid;
+		KUNIT_EXPECT_EQ_MSG(test, events[j].eventid, arm_cmn_names[i].eventid,
+				    "%s", events[j].name);
+		KUNIT_EXPECT_EQ_MSG(test, events[j].occupid, occ, "%s", events[j].name);
+		KUNIT_EXPECT_STREQ_MSG(test, events[j].scale, "", "%s", events[j].name);
+		KUNIT_EXPECT_STREQ_MSG(test, events[j].unit, "", "%s", events[j].name);
+	}
+	for (j = 0; j < ARRAY_SIZE(events); j++)
+		if (!strncmp(events[j].name, "hnf_", 4))
+			prefixed++;
+	KUNIT_EXPECT_EQ(test, prefixed, (unsigned int)ARRAY_SIZE(arm_cmn_names));
+}
+
 static struct kunit_case cmn_hnf_events_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_events_one_primary_per_id),
 	KUNIT_CASE(cmn_hnf_test_events_names),
 	KUNIT_CASE(cmn_hnf_test_events_synonyms),
 	KUNIT_CASE(cmn_hnf_test_events_occupancy),
 	KUNIT_CASE(cmn_hnf_test_events_decode),
+	KUNIT_CASE(cmn_hnf_test_events_arm_cmn_names),
 	{}
 };
 
