@@ -295,6 +295,8 @@ int cmd_topo(int argc, char **argv, FILE *out);
 int cmd_check(int argc, char **argv, FILE *out);
 int cmd_stat(int argc, char **argv, FILE *out);
 int cmd_metrics(int argc, char **argv, FILE *out);
+/* switch.c */
+int cmd_switch(int argc, char **argv, FILE *out);
 
 /* export.c, shared with list --json */
 void cmn_sha1_hex(const void *data, size_t len, char hex[41]);

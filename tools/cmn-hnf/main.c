@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{ "stat", cmd_stat,
 	  "count HN-F events and print metrics (-I, --per-hnf, --json, --csv, --print-perf)" },
 	{ "metrics", cmd_metrics, "export metric definitions (--format telemetry|perf-json)" },
+	{ "switch", cmd_switch,
+	  "hand the CMN-600 to arm_cmn_hnf or arm_cmn (--persistent), as root" },
 };
 
 static void main_usage(FILE *f)
