@@ -5,13 +5,21 @@
 #
 #   make                      build arm_cmn_hnf.ko for KDIR (default: running kernel)
 #   make install              modules_install + depmod (KDIR's kernel)
-#   make dkms-install         register, build and install with DKMS
+#   make uninstall            remove what make install installed, depmod
+#   make dkms-install         copy the sources to /usr/src, build and install
+#                             with DKMS for the running kernel (and later ones)
+#   make dkms-uninstall       dkms remove --all, remove the sources
+#   make deb                  Debian packages into build/deb (DEB_OUT=),
+#                             DEB_ARCHES="amd64 arm64" to cross-build
 #   make tools                build the cmn-hnf userspace tool
+#   make install-tools        install it (PREFIX=/usr/local, DESTDIR=)
 #   make lint                 W=1 + sparse + checkpatch on four Debian kernels
 #   make kunit                KUnit tests in a self-built arm64 kernel (QEMU)
 #   make e2e                  end-to-end tests in QEMU (KERNEL=, FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
 #   make check                everything above that tests; ends "N passed, N failed"
+#   make pkg-test             install/purge the packages with DKMS in a fresh
+#                             Debian 12 chroot, and walk the README quick start
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
 # (default /var/cache/arm-cmn-hnf), never into this tree.
@@ -59,14 +67,32 @@ install: kdir-check modules
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
 
+# The files DKMS builds from; the Debian package installs the same set.
+DKMS_FILES := Kbuild Makefile dkms.conf include drivers
+DKMS_SRC := /usr/src/arm_cmn_hnf-$(DKMS_VERSION)
+
+uninstall:
+	find /lib/modules/$(KRELEASE) -name 'arm_cmn_hnf.ko*' -print -delete
+	depmod -a $(KRELEASE)
+
 dkms-install:
 	@test -n "$(DKMS_VERSION)" || { echo "dkms.conf: no PACKAGE_VERSION"; exit 1; }
-	rm -rf /usr/src/arm_cmn_hnf-$(DKMS_VERSION)
-	mkdir -p /usr/src/arm_cmn_hnf-$(DKMS_VERSION)
-	cp -r Kbuild Makefile dkms.conf include drivers /usr/src/arm_cmn_hnf-$(DKMS_VERSION)/
-	dkms add -m arm_cmn_hnf -v $(DKMS_VERSION) || true
-	dkms build -m arm_cmn_hnf -v $(DKMS_VERSION)
+	@command -v dkms >/dev/null || { echo "dkms is not installed (apt install dkms)"; exit 1; }
+	-dkms remove -m arm_cmn_hnf -v $(DKMS_VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r $(DKMS_FILES) $(DKMS_SRC)/
 	dkms install -m arm_cmn_hnf -v $(DKMS_VERSION)
+
+dkms-uninstall:
+	-dkms remove -m arm_cmn_hnf -v $(DKMS_VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+DEB_OUT ?= $(CURDIR)/build/deb
+DEB_ARCHES ?=
+
+deb:
+	tools/packaging/make-deb.sh $(DEB_OUT) $(DEB_ARCHES)
 
 tools:
 	@if [ -f tools/cmn-hnf/Makefile ]; then \
@@ -74,6 +100,11 @@ tools:
 	else \
 		echo "tools/cmn-hnf: not present yet"; exit 1; \
 	fi
+
+PREFIX ?= /usr/local
+
+install-tools:
+	$(MAKE) -C tools/cmn-hnf install PREFIX=$(PREFIX)
 
 lint:
 	$(TESTING)/build/lint.sh
@@ -90,4 +121,8 @@ demo:
 check:
 	$(TESTING)/build/check.sh
 
-.PHONY: all kdir-check modules clean install dkms-install tools lint kunit e2e demo check
+pkg-test:
+	$(TESTING)/pkg/pkg-test.sh
+
+.PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
+	deb tools install-tools lint kunit e2e demo check pkg-test
