@@ -9,8 +9,11 @@
 #   cmn-hnf_<version>_<arch>.deb         the tool, for each ARCH
 #
 # ARCH defaults to this machine's; another one is cross-built (it needs
-# crossbuild-essential-<arch> and libc6-dev:<arch>).
+# crossbuild-essential-<arch> and libc6-dev:<arch>). The tool's unit tests
+# run in make check, not here, unless DEB_BUILD_OPTIONS is set (to "" to
+# run them: they need python3).
 set -eu
+export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS-nocheck}"
 
 out=${1:?usage: make-deb.sh OUTDIR [ARCH...]}
 shift
@@ -55,11 +58,15 @@ for arch in "$@"; do
 	fi
 	echo "make deb: dpkg-buildpackage $what -a$arch in $src"
 	if [ "$arch" = "$(dpkg --print-architecture)" ]; then
-		(cd "$src" && dpkg-buildpackage -us -uc "$what" "-a$arch")
+		case " $DEB_BUILD_OPTIONS " in
+		*" nocheck "*) prof=-Pnocheck ;;
+		*) prof= ;;
+		esac
+		(cd "$src" && dpkg-buildpackage -us -uc "$what" "-a$arch" $prof)
 	else
 		# a cross build cannot run the tool's unit tests
 		cc=$(dpkg-architecture "-a$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)-gcc
-		(cd "$src" && CC=$cc DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
+		(cd "$src" && CC=$cc DEB_BUILD_OPTIONS="nocheck $DEB_BUILD_OPTIONS" \
 			dpkg-buildpackage -us -uc "$what" "-a$arch" -Pcross,nocheck)
 	fi
 	first=0

@@ -15,8 +15,9 @@
 #                               12 build chroot (arm64 cross-built)
 #   pkg/deb/contents/<package>  the DKMS package holds exactly the driver's
 #                               sources and dkms.conf; cmn-hnf holds
-#                               everything tools/cmn-hnf's make install
-#                               installs, built for the right architecture
+#                               exactly what tools/cmn-hnf's make install
+#                               installs (and its copyright and changelog),
+#                               built for the right architecture
 #   pkg/lintian/<package>       lintian finds no error or warning
 #
 # The packages are left in $OUTD/pkg/deb for make pkg-test.
@@ -107,6 +108,9 @@ for arch in amd64 arm64; do
 	got=$(deb_files "$D" 2>/dev/null)
 	missing=$(comm -23 <(echo "$inst") <(echo "$got" | sed 's/\.gz$//' | sort) |
 		grep -v '^$' | tr '\n' ' ' || true)
+	extra=$(comm -13 <( (echo "$inst"; printf '%s\n' /usr/share/doc/cmn-hnf/changelog \
+		/usr/share/doc/cmn-hnf/copyright) | sort) <(echo "$got" | sed 's/\.gz$//' | sort) |
+		grep -v '^$' | tr '\n' ' ' || true)
 	rm -rf "$W/x"
 	dpkg-deb -x "$D" "$W/x" 2>/dev/null
 	case $arch in amd64) magic='x86-64' ;; arm64) magic='ARM aarch64' ;; esac
@@ -114,6 +118,8 @@ for arch in amd64 arm64; do
 		fail "deb/contents/cmn-hnf_$arch" "no package $D"
 	elif [ -n "$missing" ]; then
 		fail "deb/contents/cmn-hnf_$arch" "make install installs what the package lacks: $missing"
+	elif [ -n "$extra" ]; then
+		fail "deb/contents/cmn-hnf_$arch" "the package holds what make install does not install: $extra"
 	elif ! file "$W/x/usr/bin/cmn-hnf" | grep -q "$magic"; then
 		fail "deb/contents/cmn-hnf_$arch" "usr/bin/cmn-hnf is $(file -b "$W/x/usr/bin/cmn-hnf")"
 	else
