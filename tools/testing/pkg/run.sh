@@ -10,6 +10,8 @@
 #                               roots (switch-host.sh)
 #   pkg/dts/...                 dts/ with dtc and the upstream binding
 #                               (dts-check.sh)
+#   pkg/abi/validate            Documentation/ABI passes the kernel's
+#                               scripts/get_abi.pl validate
 #   pkg/maintscripts            shellcheck of debian/*.postinst, *.postrm
 #   pkg/deb/build               make deb DEB_ARCHES="amd64 arm64" in a Debian
 #                               12 build chroot (arm64 cross-built)
@@ -62,6 +64,14 @@ fi
 "$TESTING/pkg/switch-host.sh" "$TOOL" || NFAIL=$((NFAIL + 1))
 "$TESTING/pkg/dts-check.sh" "$KSRC/Documentation/devicetree/bindings/perf/arm,cmn.yaml" ||
 	NFAIL=$((NFAIL + 1))
+
+# the ABI documents, with the kernel's own checker (it only warns)
+out=$(perl "$KSRC/scripts/get_abi.pl" --dir "$S/Documentation/ABI" validate 2>&1)
+if [ -z "$out" ] && [ -n "$(ls "$S"/Documentation/ABI/testing/ 2>/dev/null)" ]; then
+	pass abi/validate
+else
+	fail abi/validate "get_abi.pl validate: $(echo "$out" | head -n 2 | tr '\n\t' '  ')"
+fi
 
 if out=$(shellcheck -s sh -S warning "$S"/debian/*.postinst "$S"/debian/*.postrm 2>&1); then
 	pass maintscripts
