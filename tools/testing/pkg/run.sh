@@ -15,6 +15,7 @@
 #   pkg/maintscripts            shellcheck of debian/*.postinst, *.postrm
 #   pkg/deb/build               make deb DEB_ARCHES="amd64 arm64" in a Debian
 #                               12 build chroot (arm64 cross-built)
+#   pkg/docs/arm_cmn_hnf.rst    the admin guide renders without a warning
 #   pkg/deb/contents/<package>  the DKMS package holds exactly the driver's
 #                               sources and dkms.conf; cmn-hnf holds
 #                               exactly what tools/cmn-hnf's make install
@@ -90,6 +91,14 @@ else
 	fail deb/build "make deb failed: $(grep -m1 -iE 'error|failed' "$W/deb.log")"
 	tail -n 20 "$W/deb.log" | sed 's/^/    /'
 	exit 1
+fi
+
+# the admin guide renders without a docutils warning (Debian's docutils)
+if out=$(in_chroot "$BC" -b "$S:/src" -- python3 -m docutils --halt=warning \
+	/src/Documentation/arm_cmn_hnf.rst 2>&1 > /dev/null); then
+	pass docs/arm_cmn_hnf.rst
+else
+	fail docs/arm_cmn_hnf.rst "$(echo "$out" | head -n 1)"
 fi
 
 # deb_files DEB: the regular files and symlinks of a package, sorted
