@@ -5,6 +5,8 @@
 #
 #   lint                 tools/testing/build/lint.sh
 #   tools                make -C tools/cmn-hnf test (in a copy)
+#   pkg                  tools/testing/pkg/run.sh (packaging: make deb,
+#                        lintian, dts/, cmn-hnf switch on fake systems)
 #   kunit                tools/testing/kunit/run.sh
 #   e2e-<kernel>-<fw>    tools/testing/vm/e2e.sh, KERNEL in {6.12, 6.1}
 #                        x FW in {dt, acpi}
@@ -19,7 +21,7 @@
 # line at all, is missing or times out adds a FAIL line of its own: a stage
 # that did not run is never a pass. Exit status: 0 only if nothing failed.
 #
-# Environment: CHECK_STAGES (default "lint tools kunit e2e"), CHECK_KERNELS
+# Environment: CHECK_STAGES (default "lint tools pkg kunit e2e"), CHECK_KERNELS
 # (default "6.12 6.1"), CHECK_FWS (default "dt acpi"), CHECK_PRIMARY (the
 # guest that runs every mesh, default 6.12-dt; the others run the meshes in
 # CHECK_MESH_SUBSET, default "default two-mesh numa1"), STAGE_TIMEOUT (s per
@@ -33,7 +35,7 @@ RES="$OUTD/check"
 rm -rf "$RES"
 mkdir -p "$RES"
 : >"$RES/results.txt"
-STAGES=${CHECK_STAGES:-lint tools kunit e2e}
+STAGES=${CHECK_STAGES:-lint tools pkg kunit e2e}
 TMO=${STAGE_TIMEOUT:-3600}
 declare -a TIMES=()
 
@@ -84,6 +86,8 @@ for st in $STAGES; do
 		else
 			run_stage tools missing tools/cmn-hnf/Makefile
 		fi ;;
+	pkg)
+		run_stage pkg "$TESTING/pkg/run.sh" ;;
 	kunit)
 		run_stage kunit "$TESTING/kunit/run.sh" ;;
 	e2e)
