@@ -115,7 +115,11 @@ in_chroot() {
 	shift
 	while [ "$1" = -b ]; do
 		b=$2
-		mkdir -p "$dir${b#*:}"
+		if [ -d "${b%%:*}" ]; then
+			mkdir -p "$dir${b#*:}"
+		else
+			[ -e "$dir${b#*:}" ] || touch "$dir${b#*:}"
+		fi
 		mounts="$mounts mount --bind '${b%%:*}' '$dir${b#*:}' &&"
 		shift 2
 	done

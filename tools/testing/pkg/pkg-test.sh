@@ -76,7 +76,7 @@ cx() {
 		user=$2 home=/home/$2 prompt='$'
 		shift 2
 	fi
-	printf '%s@%s:~%s %s\n' "$user" "$HOSTLABEL" "$prompt" "$1" >> "$log"
+	printf '%s@%s:%s%s %s\n' "$user" "$HOSTLABEL" "${CX_DIR:-~}" "$prompt" "${CX_SHOW:-$1}" >> "$log"
 	if [ "$user" = root ]; then
 		in_chroot "$dir" "${BINDS[@]}" -- env -i HOME=/root TERM=dumb \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
@@ -139,10 +139,23 @@ t_dkms() {
 	cx "$F" "$LOG" "ls -l /lib/modules/*/build"
 	snapshot "$F" "$W/dkms.before"
 
-	note "install both packages; the environment lifts the aarch64-only restriction for the two amd64 kernels"
+	note "install both packages. uname -r says $K61, as on a machine running Debian's 6.1 kernel (in a
+# chroot DKMS would otherwise build for every kernel by itself): DKMS' postinst builds for
+# the running and the newest kernel, the package's own postinst for the arm64 one. The
+# environment lifts the aarch64-only restriction for the two amd64 kernels."
+	printf '#!/bin/sh\ncase "$*" in -r) echo %s ;; *) exec /usr/bin/uname.real "$@" ;; esac\n' "$K61" > "$W/uname"
+	chmod 755 "$W/uname"
+	cp -a "$F/usr/bin/uname" "$F/usr/bin/uname.real"
 	rc=0
+	BINDS+=(-b "$W/uname:/usr/bin/uname")
 	cx "$F" "$LOG" "CMN_HNF_DKMS_ARCH='.*' dpkg -i /debs/arm-cmn-hnf-dkms_${VER}_all.deb /debs/cmn-hnf_${VER}_amd64.deb" || rc=$?
-	if [ $rc = 0 ]; then pass dkms/dpkg-install; else fail dkms/dpkg-install "dpkg -i exited $rc"; fi
+	unset 'BINDS[-1]' 'BINDS[-1]'
+	rm -f "$F/usr/bin/uname.real"
+	if [ $rc = 0 ] && grep -q "^arm_cmn_hnf $VER: built and installed for $KARM" "$LOG"; then
+		pass dkms/dpkg-install
+	else
+		fail dkms/dpkg-install "dpkg -i exited $rc, or the package's postinst did not build for $KARM"
+	fi
 	cx "$F" "$LOG" "dkms status"
 	st=$(in_chroot "$F" -- dkms status 2>/dev/null)
 	bad=
@@ -271,6 +284,7 @@ t_walk() {
 	printf '%s\n' 'admin ALL=(ALL) NOPASSWD: ALL' \
 		'Defaults env_keep += "CMN_HNF_DKMS_ARCH"' > "$F/etc/sudoers.d/walk"
 	chmod 440 "$F/etc/sudoers.d/walk"
+	echo "127.0.1.1 $(hostname)" >> "$F/etc/hosts"
 	in_chroot "$F" -- useradd -m -s /bin/bash admin
 	echo "export CMN_HNF_DKMS_ARCH='.*'" >> "$F/home/admin/.profile"
 	mkdir -p "$F/home/admin/arm_cmn_hnf"
@@ -291,7 +305,8 @@ t_walk() {
 		[ $bfail = 0 ] || continue
 		rc=0
 		n0=$(wc -l < "$LOG")
-		cx "$F" "$LOG" -u admin "cd $cwd && $cmd; r=\$?; pwd > /tmp/walk.cwd; exit \$r" || rc=$?
+		CX_SHOW=$cmd CX_DIR=${cwd/#\/home\/admin/\~} \
+			cx "$F" "$LOG" -u admin "cd $cwd && $cmd; r=\$?; pwd > /tmp/walk.cwd; exit \$r" || rc=$?
 		cwd=$(cat "$F/tmp/walk.cwd" 2>/dev/null || echo "$cwd")
 		out=$(tail -n +"$((n0 + 1))" "$LOG")
 		if [ "$exp" = nohw ]; then
@@ -302,6 +317,10 @@ t_walk() {
 			fi
 		elif [ $rc != 0 ]; then
 			bfail=1 bwhy="'$cmd' exited $rc"
+			for ml in "$F"/var/lib/dkms/arm_cmn_hnf/*/build/make.log; do
+				[ -f "$ml" ] || continue
+				{ echo "# ${ml#"$F"} (the failed DKMS build):"; tail -n 40 "$ml"; } >> "$LOG"
+			done
 		fi
 	done <<< "$steps"
 	walk_block_result
