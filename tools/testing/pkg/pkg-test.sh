@@ -16,7 +16,8 @@
 #                  aliases; without the override an amd64 kernel is skipped
 #                  and the arm64 one builds; cmn-hnf switch --persistent
 #                  --root /; dpkg --purge, and nothing of the packages is
-#                  left (file lists and checksums before and after)
+#                  left (file lists and checksums before and after); then
+#                  make dkms-install and make dkms-uninstall from the tree
 #   walk-debian12  the README quick start, run as written by a sudo user
 #   walk-debian11  (the README's "walk:" blocks for that system), as far as
 #                  a machine without CMN hardware goes: the steps marked
@@ -216,6 +217,28 @@ t_dkms() {
 		pass dkms/purge-leaves-nothing
 	else
 		fail dkms/purge-leaves-nothing "$both of 2 packages installed before; purge exited $rc; left: $bad"
+	fi
+
+	note "from the source tree without packages: make dkms-install, then make dkms-uninstall
+# (uname -r says $K61 again)"
+	mkdir -p "$F/root/arm_cmn_hnf"
+	cp -a "$S/." "$F/root/arm_cmn_hnf/"
+	cp -a "$F/usr/bin/uname" "$F/usr/bin/uname.real"
+	BINDS+=(-b "$W/uname:/usr/bin/uname")
+	local rc3=0 rc4=0 st2
+	cx "$F" "$LOG" "cd arm_cmn_hnf && CMN_HNF_DKMS_ARCH='.*' make dkms-install" || rc3=$?
+	st2=$(in_chroot "$F" -- dkms status 2>/dev/null)
+	cx "$F" "$LOG" "dkms status"
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make dkms-uninstall" || rc4=$?
+	unset 'BINDS[-1]' 'BINDS[-1]'
+	rm -f "$F/usr/bin/uname.real"
+	cx "$F" "$LOG" "dkms status; ls /usr/src; find /lib/modules -name 'arm_cmn_hnf*'"
+	left=$(in_chroot "$F" -- sh -c "ls -d /usr/src/arm_cmn_hnf* /var/lib/dkms/arm_cmn_hnf 2>/dev/null; find /lib/modules -name 'arm_cmn_hnf*'" 2>/dev/null | tr '\n' ' ')
+	if [ $rc3 = 0 ] && [ $rc4 = 0 ] && echo "$st2" | grep -q "^arm_cmn_hnf/$VER, $K61, [^:]*: installed" &&
+	   [ -z "$left" ]; then
+		pass dkms/make-dkms-install
+	else
+		fail dkms/make-dkms-install "dkms-install exited $rc3, dkms-uninstall $rc4; status '$(echo "$st2" | tr '\n' ';')'; left: $left"
 	fi
 	rm -rf "$F"
 }
