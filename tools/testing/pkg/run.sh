@@ -125,7 +125,7 @@ inst=$(cd "$W/inst" && find . ! -type d | sed 's|^\.||' | sort)
 for arch in amd64 arm64; do
 	D="$DEB/cmn-hnf_${v_deb}_$arch.deb"
 	got=$(deb_files "$D" 2>/dev/null)
-	missing=$(comm -23 <(echo "$inst") <(echo "$got" | sed 's/\.gz$//' | sort) |
+	lacks=$(comm -23 <(echo "$inst") <(echo "$got" | sed 's/\.gz$//' | sort) |
 		grep -v '^$' | tr '\n' ' ' || true)
 	extra=$(comm -13 <( (echo "$inst"; printf '%s\n' /usr/share/doc/cmn-hnf/changelog \
 		/usr/share/doc/cmn-hnf/copyright) | sort) <(echo "$got" | sed 's/\.gz$//' | sort) |
@@ -135,8 +135,8 @@ for arch in amd64 arm64; do
 	case $arch in amd64) magic='x86-64' ;; arm64) magic='ARM aarch64' ;; esac
 	if [ -z "$got" ]; then
 		fail "deb/contents/cmn-hnf_$arch" "no package $D"
-	elif [ -n "$missing" ]; then
-		fail "deb/contents/cmn-hnf_$arch" "make install installs what the package lacks: $missing"
+	elif [ -n "$lacks" ]; then
+		fail "deb/contents/cmn-hnf_$arch" "make install installs what the package lacks: $lacks"
 	elif [ -n "$extra" ]; then
 		fail "deb/contents/cmn-hnf_$arch" "the package holds what make install does not install: $extra"
 	elif ! file "$W/x/usr/bin/cmn-hnf" | grep -q "$magic"; then
