@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# meshes: default two-mesh
+# meshes: two-mesh
 # timeout: 300
 #
 # "cmn-hnf switch" on the real drivers: Debian's arm_cmn and arm_cmn_hnf,
