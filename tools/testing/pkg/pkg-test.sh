@@ -17,7 +17,8 @@
 #                  and the arm64 one builds; cmn-hnf switch --persistent
 #                  --root /; dpkg --purge, and nothing of the packages is
 #                  left (file lists and checksums before and after); then
-#                  make dkms-install and make dkms-uninstall from the tree
+#                  make dkms-install and make dkms-uninstall from the tree,
+#                  and make; make install; make uninstall
 #   walk-debian12  the README quick start, run as written by a sudo user
 #   walk-debian11  (the README's "walk:" blocks for that system), as far as
 #                  a machine without CMN hardware goes: the steps marked
@@ -230,6 +231,19 @@ t_dkms() {
 	st2=$(in_chroot "$F" -- dkms status 2>/dev/null)
 	cx "$F" "$LOG" "dkms status"
 	cx "$F" "$LOG" "cd arm_cmn_hnf && make dkms-uninstall" || rc4=$?
+
+	note "by hand, as on Amazon Linux 2023: make, make install, make uninstall"
+	local rc5=0 rc6=0 found gone
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make -s && make install && modinfo -F filename arm_cmn_hnf" || rc5=$?
+	found=$(in_chroot "$F" -- modinfo -k "$K61" -F filename arm_cmn_hnf 2>/dev/null)
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make uninstall && make clean" || rc6=$?
+	gone=$(in_chroot "$F" -- sh -c "modinfo -k $K61 arm_cmn_hnf 2>&1 | head -n 1")
+	if [ $rc5 = 0 ] && [ $rc6 = 0 ] && [ "${found#/lib/modules/$K61/updates/}" != "$found" ] &&
+	   echo "$gone" | grep -q 'not found'; then
+		pass dkms/make-install
+	else
+		fail dkms/make-install "make install exited $rc5 ('$found'), make uninstall $rc6 ('$gone')"
+	fi
 	unset 'BINDS[-1]' 'BINDS[-1]'
 	rm -f "$F/usr/bin/uname.real"
 	cx "$F" "$LOG" "dkms status; ls /usr/src; find /lib/modules -name 'arm_cmn_hnf*'"
