@@ -63,8 +63,11 @@ clean:
 
 KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
+# updates/ on every kernel (5.10 and 6.1 default to extra/ for M= builds)
+INSTALL_MOD_DIR ?= updates
+
 install: kdir-check modules
-	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	$(MAKE) -C $(KDIR) M=$(PWD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
 
 # The files DKMS builds from; the Debian package installs the same set.
