@@ -61,7 +61,10 @@ clean:
 	fi
 	@if [ -f tools/cmn-hnf/Makefile ]; then $(MAKE) -C tools/cmn-hnf clean; fi
 
-KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
+# The release modules_install installs for: UTS_RELEASE (Debian's headers
+# have the upstream version, e.g. 6.1.192, in include/config/kernel.release)
+KRELEASE = $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell uname -r))
 
 # updates/ on every kernel (5.10 and 6.1 default to extra/ for M= builds)
 INSTALL_MOD_DIR ?= updates
@@ -76,6 +79,8 @@ DKMS_SRC := /usr/src/arm_cmn_hnf-$(DKMS_VERSION)
 
 uninstall:
 	find /lib/modules/$(KRELEASE) -name 'arm_cmn_hnf.ko*' -print -delete
+	-cd /lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR) 2>/dev/null && \
+		rmdir -p drivers/perf/arm_cmn_hnf 2>/dev/null
 	depmod -a $(KRELEASE)
 
 dkms-install:
