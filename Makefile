@@ -13,9 +13,13 @@
 #                             DEB_ARCHES="amd64 arm64" to cross-build
 #   make tools                build the cmn-hnf userspace tool
 #   make install-tools        install it (PREFIX=/usr/local, DESTDIR=)
-#   make lint                 W=1 + sparse + checkpatch on four Debian kernels
-#   make kunit                KUnit tests in a self-built arm64 kernel (QEMU)
-#   make e2e                  end-to-end tests in QEMU (KERNEL=, FW=, MESH=, TESTS=)
+#   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
+#   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
+#                             amd64) + checkpatch + shellcheck
+#   make kunit                KUnit tests in a self-built arm64 kernel (QEMU;
+#                             KUNIT_KERNEL=6.12|7.2)
+#   make e2e                  end-to-end tests in QEMU (KERNEL=5.10|6.1|6.12|7.2,
+#                             FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
 #   make check                everything above that tests; ends "N passed, N failed"
 #   make pkg-test             install/purge the packages with DKMS in a fresh
@@ -29,9 +33,10 @@ PWD := $(CURDIR)
 TESTING := $(CURDIR)/tools/testing
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf 2>/dev/null)
 
-# KERNEL, FW, MESH, TESTS, KVER12, KVER61, CMN_HNF_CACHE and the other
-# variables the test scripts read reach them from the make command line or
-# the environment (make exports command-line variables to recipes).
+# KERNEL, FW, MESH, TESTS, KUNIT_KERNEL, KVER510, KVER61, KVER12, KVER72,
+# CMN_HNF_CACHE and the other variables the test scripts read reach them from
+# the make command line or the environment (make exports command-line
+# variables to recipes).
 
 all: modules
 
@@ -114,6 +119,9 @@ PREFIX ?= /usr/local
 install-tools:
 	$(MAKE) -C tools/cmn-hnf install PREFIX=$(PREFIX)
 
+test-browser:
+	$(MAKE) -C tools/cmn-hnf test-browser
+
 lint:
 	$(TESTING)/build/lint.sh
 
@@ -133,4 +141,4 @@ pkg-test:
 	$(TESTING)/pkg/pkg-test.sh
 
 .PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
-	deb tools install-tools lint kunit e2e demo check pkg-test
+	deb tools install-tools test-browser lint kunit e2e demo check pkg-test

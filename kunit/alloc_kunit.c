@@ -2,7 +2,9 @@
 /*
  * Counter allocation: 8 global counters (same index on every DTC), 4 DTM
  * counters per XP shared by every HN-F on it, 4 event slots per HN-F, one
- * occupancy filter per HN-F shared by equal values, one cycle counter.
+ * occupancy filter per HN-F shared by equal values, one cycle counter; and
+ * bynodeid events in combined DTM counters (32 bits: a pair, 64 bits: all
+ * four) that need no global counter.
  */
 #include <linux/bitops.h>
 #include <linux/string.h>
@@ -498,6 +500,383 @@ static void cmn_hnf_test_alloc_find_hnf(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmn_hnf_find_hnf(topo, 0x48), -1);
 }
 
+/* ---- DTM-local counters ------------------------------------------------ */
+
+static struct cmn_hnf_request req_local(u8 eventid, u8 occupid, int hnf)
+{
+	struct cmn_hnf_request r = req_one(eventid, occupid, hnf);
+
+	r.widths = cmn_hnf_local_widths(&r.sel, CMN_HNF_POLL_MS);
+	return r;
+}
+
+/*
+ * Widths from the worst cases stated in logic.h, worked out here: a 32-bit
+ * counter needs rate * 4000 MHz * poll < 2^31, so at most 134 ms for 4
+ * events per cycle and 4 ms for 127 occupancy entries per cycle.
+ */
+static void cmn_hnf_test_alloc_widths(struct kunit *test)
+{
+	struct cmn_hnf_evsel plain = { .eventid = 0x01, .bynodeid = true };
+	struct cmn_hnf_evsel occ = { .eventid = 0x0f, .occupid = 2, .bynodeid = true };
+	struct cmn_hnf_evsel all = { .eventid = 0x01 };
+	struct cmn_hnf_evsel cyc = { .cycles = true };
+	const u8 both = CMN_HNF_WIDTH_32 | CMN_HNF_WIDTH_64;
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_worst_case(&plain, 100), 4ULL * 4000000 * 100);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_worst_case(&occ, 1), 127ULL * 4000000);
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&plain, CMN_HNF_POLL_MS), both);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&occ, CMN_HNF_POLL_MS),
+			CMN_HNF_WIDTH_64);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&plain, 134), both);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&plain, 135), CMN_HNF_WIDTH_64);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&occ, 4), both);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&occ, 5), CMN_HNF_WIDTH_64);
+	/* a poll period of hours still fits 64 bits */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&occ, 3600 * 1000), CMN_HNF_WIDTH_64);
+	/* events of every HN-F and the cycle counter are never DTM-local */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&all, CMN_HNF_POLL_MS), 0);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_widths(&cyc, CMN_HNF_POLL_MS), 0);
+}
+
+/*
+ * One HN-F, four events: 64 bits, then two 32-bit pairs, then each pair in
+ * turn moves to a 16-bit counter and a global one; the fifth finds no slot.
+ */
+static void cmn_hnf_test_alloc_local_ladder(struct kunit *test)
+{
+	static const u8 map[] = { 0 };
+	struct cmn_hnf_topology *topo = make_topo(test, 1, map, 1);
+	struct cmn_hnf_alloc_state *s = make_state(test);
+	struct cmn_hnf_request r;
+	struct cmn_hnf_grant g;
+
+	r = req_local(1, 0, 0);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_LOCAL64);
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[0], 0);
+	KUNIT_EXPECT_EQ(test, g.narrowed, 0ULL);
+	KUNIT_EXPECT_EQ(test, g.moved.xp, -1);
+	KUNIT_EXPECT_EQ(test, s->dtm_used[0], 0xf);
+	KUNIT_EXPECT_EQ(test, s->global_used, 0);
+
+	r = req_local(2, 0, 0);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_LOCAL32);
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[0], 2);
+	KUNIT_EXPECT_EQ(test, g.slot[0], 1);
+	KUNIT_EXPECT_EQ(test, g.narrowed, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, g.moved.xp, -1);
+	KUNIT_EXPECT_EQ(test, s->dtm_used[0], 0xf);
+	KUNIT_EXPECT_EQ(test, s->global_used, 0);
+
+	r = req_local(3, 0, 0);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_GLOBAL);
+	KUNIT_EXPECT_EQ(test, g.moved.xp, 0);
+	KUNIT_EXPECT_EQ(test, g.moved.pair, 0);
+	KUNIT_EXPECT_EQ(test, g.moved.global, 0);
+	/* the moved event keeps counter 0, the new one gets counter 1 */
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[0], 1);
+	KUNIT_EXPECT_EQ(test, g.global, 1);
+	KUNIT_EXPECT_EQ(test, s->global_used, 0x3);
+
+	r = req_local(4, 0, 0);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_GLOBAL);
+	KUNIT_EXPECT_EQ(test, g.moved.xp, 0);
+	KUNIT_EXPECT_EQ(test, g.moved.pair, 1);
+	KUNIT_EXPECT_EQ(test, g.moved.global, 2);
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[0], 3);
+	KUNIT_EXPECT_EQ(test, g.global, 3);
+	KUNIT_EXPECT_EQ(test, s->global_used, 0xf);
+	KUNIT_EXPECT_EQ(test, s->dtm_local[0], 0);
+	KUNIT_EXPECT_EQ(test, s->slot_used[0], 0xf);
+
+	/* as many events per HN-F as before: four */
+	r = req_local(5, 0, 0);
+	expect_nospc(test, s, topo, &r);
+}
+
+/* Occupancy needs 64 bits: it moves to a global counter, it never narrows */
+static void cmn_hnf_test_alloc_local_occupancy(struct kunit *test)
+{
+	static const u8 map[] = { 0, 1 };
+	struct cmn_hnf_topology *topo = make_topo(test, 2, map, 2);
+	struct cmn_hnf_alloc_state *s = make_state(test);
+	struct cmn_hnf_request occ = req_local(0x0f, 1, 0), r;
+	struct cmn_hnf_grant g;
+
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &occ, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_LOCAL64);
+	KUNIT_EXPECT_EQ(test, s->dtm_local[0],
+			CMN_HNF_LOCAL_ALL | CMN_HNF_LOCAL_ALL_FIXED);
+
+	/* an aggregated event cannot narrow it: no counter on XP 0 */
+	r = req_all(1, 0);
+	expect_nospc(test, s, topo, &r);
+
+	/* a bynodeid one moves it to counter 0 and a global counter */
+	r = req_local(1, 0, 0);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.moved.xp, 0);
+	KUNIT_EXPECT_EQ(test, g.moved.pair, 0);
+	KUNIT_EXPECT_EQ(test, g.moved.global, 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_LOCAL32);
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[0], 2);
+	KUNIT_EXPECT_EQ(test, s->dtm_used[0], 0xd);
+	KUNIT_EXPECT_EQ(test, s->global_used, 0x1);
+
+	/* with no global counter free, nothing moves */
+	s->global_used = 0xff;
+	r = req_local(2, 0, 0);
+	expect_nospc(test, s, topo, &r);
+	/* a second occupancy event on the other HN-F: its own 64 bits */
+	r = req_local(0x0f, 2, 1);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_LOCAL64);
+}
+
+/* An aggregated event narrows 64-bit locals to take a counter on their XP */
+static void cmn_hnf_test_alloc_local_aggregated(struct kunit *test)
+{
+	static const u8 map[] = { 0, 1, 2 };
+	struct cmn_hnf_topology *topo = make_topo(test, 3, map, 3);
+	struct cmn_hnf_alloc_state *s = make_state(test);
+	struct cmn_hnf_request r;
+	struct cmn_hnf_grant g;
+
+	r = req_local(1, 0, 0);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	r = req_local(2, 0, 2);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	r = req_all(3, 0);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.narrowed, BIT_ULL(0) | BIT_ULL(2));
+	KUNIT_EXPECT_EQ(test, g.moved.xp, -1);
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[0], 2);
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[1], 0);
+	KUNIT_EXPECT_EQ(test, g.dtm_ctr[2], 2);
+	KUNIT_EXPECT_EQ(test, s->dtm_used[0], 0x7);
+	KUNIT_EXPECT_EQ(test, s->dtm_local[0], CMN_HNF_LOCAL_PAIR(0));
+	KUNIT_EXPECT_EQ(test, s->global_used, 0x1);
+}
+
+/*
+ * The per-HN-F view: two events on every HN-F of a mesh with one HN-F per
+ * XP fit without a single global counter, whatever the number of HN-Fs;
+ * the DTMs are then full (the documented limit).
+ */
+static void cmn_hnf_test_alloc_local_per_hnf(struct kunit *test)
+{
+	static u8 map[32];
+	struct cmn_hnf_topology *topo;
+	struct cmn_hnf_alloc_state *s = make_state(test);
+	struct cmn_hnf_request r;
+	struct cmn_hnf_grant g;
+	unsigned int h, e;
+
+	for (h = 0; h < ARRAY_SIZE(map); h++)
+		map[h] = 2 * h;
+	topo = make_topo(test, 64, map, ARRAY_SIZE(map));
+	for (e = 0; e < 2; e++) {
+		for (h = 0; h < ARRAY_SIZE(map); h++) {
+			r = req_local(1 + e, 0, h);
+			KUNIT_ASSERT_EQ_MSG(test, cmn_hnf_alloc(s, topo, &r, &g), 0,
+					    "event %u HN-F %u", e, h);
+			KUNIT_ASSERT_NE(test, g.place, CMN_HNF_PLACE_GLOBAL);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, s->global_used, 0);
+	for (h = 0; h < ARRAY_SIZE(map); h++)
+		KUNIT_EXPECT_EQ(test, s->dtm_used[2 * h], 0xf);
+	/* a third event on an HN-F now costs two global counters */
+	r = req_local(3, 0, 5);
+	KUNIT_ASSERT_EQ(test, cmn_hnf_alloc(s, topo, &r, &g), 0);
+	KUNIT_EXPECT_EQ(test, g.place, CMN_HNF_PLACE_GLOBAL);
+	KUNIT_EXPECT_EQ(test, hweight8(s->global_used), 2);
+	/* an event of every HN-F finds no counter on the full XPs */
+	r = req_all(4, 0);
+	expect_nospc(test, s, topo, &r);
+}
+
+/*
+ * Random add/del sequences with local placements. The test applies the
+ * grants' narrowed/moved reports to its own copy of the live events, as the
+ * driver does, and the allocator's state must always be exactly what those
+ * events imply, with nothing granted twice.
+ */
+static struct stress_event *stress_find_local(struct stress_event *live,
+					      unsigned int nlive,
+					      const struct cmn_hnf_topology *topo,
+					      unsigned int xp, u8 ctr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nlive; i++) {
+		struct stress_event *e = &live[i];
+
+		if ((e->grant.place == CMN_HNF_PLACE_LOCAL32 ||
+		     e->grant.place == CMN_HNF_PLACE_LOCAL64) &&
+		    topo->hnf[e->req.hnf].xp == xp &&
+		    e->grant.dtm_ctr[e->req.hnf] == ctr)
+			return e;
+	}
+	return NULL;
+}
+
+static void stress_apply(struct kunit *test, const struct cmn_hnf_topology *topo,
+			 struct stress_event *live, unsigned int nlive,
+			 const struct cmn_hnf_grant *g)
+{
+	struct stress_event *e;
+	unsigned int xp;
+
+	for (xp = 0; xp < topo->num_xps; xp++) {
+		if (!(g->narrowed & BIT_ULL(xp)))
+			continue;
+		e = stress_find_local(live, nlive, topo, xp, 0);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_ASSERT_EQ(test, e->grant.place, CMN_HNF_PLACE_LOCAL64);
+		KUNIT_ASSERT_TRUE(test, e->req.widths & CMN_HNF_WIDTH_32);
+		e->grant.place = CMN_HNF_PLACE_LOCAL32;
+	}
+	if (g->moved.xp < 0)
+		return;
+	e = stress_find_local(live, nlive, topo, g->moved.xp, 2 * g->moved.pair);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->grant.place = CMN_HNF_PLACE_GLOBAL;
+	e->grant.global = g->moved.global;
+}
+
+static void stress_expected_local(struct kunit *test,
+				  const struct cmn_hnf_topology *topo,
+				  const struct stress_event *live, unsigned int nlive,
+				  struct cmn_hnf_alloc_state *exp)
+{
+	unsigned int i, h, first, end;
+	u8 mask, bits;
+
+	memset(exp, 0, sizeof(*exp));
+	for (i = 0; i < nlive; i++) {
+		const struct stress_event *e = &live[i];
+
+		if (e->req.sel.cycles) {
+			KUNIT_ASSERT_FALSE(test, exp->cycles_used);
+			exp->cycles_used = true;
+			continue;
+		}
+		if (e->grant.place == CMN_HNF_PLACE_GLOBAL) {
+			KUNIT_ASSERT_LT(test, e->grant.global, 8);
+			KUNIT_ASSERT_FALSE(test, exp->global_used & BIT(e->grant.global));
+			exp->global_used |= BIT(e->grant.global);
+		}
+		stress_range(topo, &e->req, &first, &end);
+		for (h = first; h < end; h++) {
+			u8 xp = topo->hnf[h].xp, ctr = e->grant.dtm_ctr[h];
+
+			switch (e->grant.place) {
+			case CMN_HNF_PLACE_LOCAL64:
+				KUNIT_ASSERT_EQ(test, ctr, 0);
+				mask = 0xf;
+				bits = CMN_HNF_LOCAL_ALL;
+				if (!(e->req.widths & CMN_HNF_WIDTH_32))
+					bits |= CMN_HNF_LOCAL_ALL_FIXED;
+				break;
+			case CMN_HNF_PLACE_LOCAL32:
+				KUNIT_ASSERT_TRUE(test, ctr == 0 || ctr == 2);
+				KUNIT_ASSERT_TRUE(test, e->req.widths & CMN_HNF_WIDTH_32);
+				mask = 0x3 << ctr;
+				bits = CMN_HNF_LOCAL_PAIR(ctr / 2);
+				break;
+			default:
+				KUNIT_ASSERT_EQ(test, e->grant.place, CMN_HNF_PLACE_GLOBAL);
+				KUNIT_ASSERT_LT(test, ctr, 4);
+				mask = BIT(ctr);
+				bits = 0;
+				break;
+			}
+			KUNIT_ASSERT_FALSE(test, exp->dtm_used[xp] & mask);
+			exp->dtm_used[xp] |= mask;
+			exp->dtm_local[xp] |= bits;
+			KUNIT_ASSERT_LT(test, e->grant.slot[h], 4);
+			KUNIT_ASSERT_FALSE(test, exp->slot_used[h] & BIT(e->grant.slot[h]));
+			exp->slot_used[h] |= BIT(e->grant.slot[h]);
+			if (e->req.sel.eventid == 0x0f) {
+				if (exp->occup_refs[h])
+					KUNIT_ASSERT_EQ(test, exp->occup_val[h],
+							e->req.sel.occupid);
+				exp->occup_val[h] = e->req.sel.occupid;
+				exp->occup_refs[h]++;
+			}
+		}
+	}
+}
+
+static void cmn_hnf_test_alloc_local_random(struct kunit *test)
+{
+	static const u8 map[] = { 0, 0, 1, 2, 2 };
+	struct cmn_hnf_topology *topo = make_topo(test, 4, map, 5);
+	struct cmn_hnf_alloc_state *s = make_state(test);
+	struct cmn_hnf_alloc_state *exp = make_state(test);
+	struct cmn_hnf_alloc_state *before = make_state(test);
+	unsigned int nlive = 0, i, k, ok = 0, full = 0, narrowed = 0, moved = 0;
+	struct stress_event *live, e;
+	u32 seed = 4242;
+	int ret;
+
+	live = kunit_kcalloc(test, STRESS_LIVE, sizeof(*live), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, live);
+
+	for (i = 0; i < 5000; i++) {
+		seed = seed * 1664525 + 1013904223;
+		if (nlive && (nlive == STRESS_LIVE || (seed >> 28) < 6)) {
+			k = (seed >> 8) % nlive;
+			cmn_hnf_free(s, topo, &live[k].req, &live[k].grant);
+			live[k] = live[--nlive];
+		} else {
+			memset(&e, 0, sizeof(e));
+			k = (seed >> 8) % 16;
+			if (k == 0) {
+				e.req.sel.cycles = true;
+				e.req.hnf = -1;
+			} else if (k < 4) {
+				e.req = req_all(k < 2 ? 0x0f : k, (seed >> 16) % 2);
+			} else {
+				e.req = req_local(k < 7 ? 0x0f : k, (seed >> 16) % 2,
+						  (seed >> 22) % 5);
+			}
+			*before = *s;
+			ret = cmn_hnf_alloc(s, topo, &e.req, &e.grant);
+			if (!ret) {
+				stress_apply(test, topo, live, nlive, &e.grant);
+				narrowed += !!e.grant.narrowed;
+				moved += e.grant.moved.xp >= 0;
+				live[nlive++] = e;
+				ok++;
+			} else {
+				KUNIT_ASSERT_EQ(test, ret, -ENOSPC);
+				KUNIT_ASSERT_EQ(test, memcmp(before, s, sizeof(*s)), 0);
+				full++;
+			}
+		}
+		stress_expected_local(test, topo, live, nlive, exp);
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(exp, s, sizeof(*s)), 0, "step %u", i);
+	}
+	KUNIT_EXPECT_GT(test, ok, 100U);
+	KUNIT_EXPECT_GT(test, full, 100U);
+	KUNIT_EXPECT_GT(test, narrowed, 10U);
+	KUNIT_EXPECT_GT(test, moved, 10U);
+
+	while (nlive) {
+		nlive--;
+		cmn_hnf_free(s, topo, &live[nlive].req, &live[nlive].grant);
+	}
+	memset(exp, 0, sizeof(*exp));
+	KUNIT_EXPECT_EQ(test, memcmp(exp, s, sizeof(*s)), 0);
+}
+
 static struct kunit_case cmn_hnf_alloc_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_alloc_full_dtm),
 	KUNIT_CASE(cmn_hnf_test_alloc_two_hnfs_one_xp),
@@ -510,6 +889,12 @@ static struct kunit_case cmn_hnf_alloc_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_alloc_random),
 	KUNIT_CASE(cmn_hnf_test_alloc_bad_index),
 	KUNIT_CASE(cmn_hnf_test_alloc_find_hnf),
+	KUNIT_CASE(cmn_hnf_test_alloc_widths),
+	KUNIT_CASE(cmn_hnf_test_alloc_local_ladder),
+	KUNIT_CASE(cmn_hnf_test_alloc_local_occupancy),
+	KUNIT_CASE(cmn_hnf_test_alloc_local_aggregated),
+	KUNIT_CASE(cmn_hnf_test_alloc_local_per_hnf),
+	KUNIT_CASE(cmn_hnf_test_alloc_local_random),
 	{}
 };
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Counter arithmetic: 16-bit DTM local counters carrying into 32-bit DTC
- * global counters, and the 40-bit DTC cycle counter. Fixed vectors plus a
- * brute-force cross-check against a simulated counter pipeline.
+ * global counters (GLOBAL events), combined 32/64-bit DTM counters (LOCAL
+ * events) and the 40-bit DTC cycle counter. Fixed vectors, a brute-force
+ * cross-check against a simulated counter pipeline, and the same pipeline
+ * with carries that take time to reach the DTC while a reader samples it.
  */
 #include <linux/string.h>
 #include <kunit/test.h>
@@ -40,7 +42,7 @@ static const struct delta_case delta_cases[] = {
 	{ "largest interval", 4, 0, { 0, 0, 0, 0 },
 	  { 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff }, {}, {},
 	  4 * 0xffffffffULL << 16 },
-	{ "only the first N count", 1, 1, { 0, 5 }, { 0, 9 }, { 1, 2 }, { 3, 9 }, 2 },
+	{ "only the first N DTCs count", 1, 1, { 0, 5 }, { 0, 9 }, { 1, 2 }, { 3, 9 }, 2 },
 };
 
 static void delta_case_desc(const struct delta_case *c, char *desc)
@@ -50,28 +52,90 @@ static void delta_case_desc(const struct delta_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(delta, delta_cases, delta_case_desc);
 
+static void vec_sample(const u32 *g, const u16 *l, unsigned int locals,
+		       struct cmn_hnf_sample *s)
+{
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	memcpy(s->global, g, sizeof(s->global));
+	for (i = 0; i < locals; i++)
+		s->local += l[i];
+}
+
 static void cmn_hnf_test_counter_vectors(struct kunit *test)
 {
 	const struct delta_case *c = test->param_value;
-	struct cmn_hnf_sample *a, *b;
+	struct cmn_hnf_sample a, b;
+	struct cmn_hnf_acc acc;
+	bool short_sample;
 
-	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
-	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	memcpy(a->global, c->g0, sizeof(c->g0));
-	memcpy(b->global, c->g1, sizeof(c->g1));
-	memcpy(a->local, c->l0, sizeof(c->l0));
-	memcpy(b->local, c->l1, sizeof(c->l1));
-	KUNIT_EXPECT_EQ(test, cmn_hnf_count_delta(a, b, c->dtcs, c->locals), c->expect);
+	vec_sample(c->g0, c->l0, c->locals, &a);
+	vec_sample(c->g1, c->l1, c->locals, &b);
+	cmn_hnf_acc_init(&acc, &a);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &b, c->dtcs, &short_sample),
+			c->expect);
+	KUNIT_EXPECT_FALSE(test, short_sample);
+	/* the same sample again adds nothing */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &b, c->dtcs, &short_sample), 0ULL);
+	KUNIT_EXPECT_FALSE(test, short_sample);
+}
+
+/* A sample short of a carry adds nothing; the next full one catches up */
+static void cmn_hnf_test_counter_short(struct kunit *test)
+{
+	struct cmn_hnf_sample s = { .global = { 10 }, .local = 0xfff0 };
+	struct cmn_hnf_acc acc;
+	bool short_sample;
+
+	cmn_hnf_acc_init(&acc, &s);
+	/* the local counter wrapped to 0x10, its carry not yet at the DTC */
+	s.local = 0x10;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 1, &short_sample), 0ULL);
+	KUNIT_EXPECT_TRUE(test, short_sample);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, 0);
+	/* still short, a little further on */
+	s.local = 0x30;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 1, &short_sample), 0ULL);
+	KUNIT_EXPECT_TRUE(test, short_sample);
+	/* the carry arrived: everything since the base, once */
+	s.global[0] = 11;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 1, &short_sample), 0x40ULL);
+	KUNIT_EXPECT_FALSE(test, short_sample);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 1, &short_sample), 0ULL);
+}
+
+/* wrapped[] records a global counter going through zero, per DTC */
+static void cmn_hnf_test_counter_wrapped(struct kunit *test)
+{
+	struct cmn_hnf_sample s = { .global = { 0xfffffffe, 5, 0xffffffff } };
+	struct cmn_hnf_acc acc;
+	bool short_sample;
+
+	cmn_hnf_acc_init(&acc, &s);
+	s.global[0] = 0xffffffff;
+	s.global[1] = 6;
+	cmn_hnf_acc_update(&acc, &s, 3, &short_sample);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, 0);
+	s.global[0] = 1;
+	cmn_hnf_acc_update(&acc, &s, 3, &short_sample);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, BIT(0));
+	s.global[2] = 0;
+	cmn_hnf_acc_update(&acc, &s, 3, &short_sample);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, BIT(0) | BIT(2));
+	/* DTCs beyond num_dtcs are not looked at */
+	s.global[3] = 0;
+	acc.last.global[3] = 7;
+	cmn_hnf_acc_update(&acc, &s, 3, &short_sample);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, BIT(0) | BIT(2));
 }
 
 /*
  * The hardware, simulated: each node's 16-bit local counter carries into
  * the global counter of its node's DTC. Events arrive in random bursts
  * (many local wraps per interval, global counters started near their top
- * so they wrap), samples are taken between bursts, and the computed delta
- * must equal the number of events the simulation fed in.
+ * so they wrap), samples are taken between bursts, and the accumulated
+ * count must equal the number of events the simulation fed in.
  */
 #define SIM_NODES	12
 
@@ -79,6 +143,9 @@ struct sim {
 	u16 local[SIM_NODES];
 	u32 global[CMN_HNF_MAX_DTCS];
 	u8 dtc_of[SIM_NODES];
+	u32 pending[SIM_NODES];		/* carries on their way to the DTC */
+	bool delay;			/* carries wait for sim_deliver() */
+	u64 truth;
 };
 
 static void sim_feed(struct sim *sim, unsigned int node, u64 events)
@@ -86,14 +153,38 @@ static void sim_feed(struct sim *sim, unsigned int node, u64 events)
 	u64 total = sim->local[node] + events;
 
 	sim->local[node] = total & 0xffff;
-	sim->global[sim->dtc_of[node]] += total >> 16;	/* one carry per wrap */
+	sim->truth += events;
+	if (sim->delay)
+		sim->pending[node] += total >> 16;
+	else
+		sim->global[sim->dtc_of[node]] += total >> 16;	/* one carry per wrap */
 }
 
-static void sim_sample(const struct sim *sim, struct cmn_hnf_sample *s)
+/* Carries of some nodes (bit n of @nodes) reach their DTC */
+static void sim_deliver(struct sim *sim, u32 nodes)
+{
+	unsigned int n;
+
+	for (n = 0; n < SIM_NODES; n++) {
+		if (!(nodes & BIT(n)))
+			continue;
+		sim->global[sim->dtc_of[n]] += sim->pending[n];
+		sim->pending[n] = 0;
+	}
+}
+
+static void sim_read_globals(const struct sim *sim, struct cmn_hnf_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	memcpy(s->global, sim->global, sizeof(sim->global));
-	memcpy(s->local, sim->local, sizeof(sim->local));
+}
+
+static void sim_read_locals(const struct sim *sim, struct cmn_hnf_sample *s)
+{
+	unsigned int n;
+
+	for (n = 0; n < SIM_NODES; n++)
+		s->local += sim->local[n];
 }
 
 static u32 rnd(u32 *seed)
@@ -102,63 +193,157 @@ static u32 rnd(u32 *seed)
 	return *seed;
 }
 
+static u64 sim_burst(u32 *seed, u64 big)
+{
+	switch (rnd(seed) % 4) {
+	case 0:
+		return 0;
+	case 1:
+		return rnd(seed) % 0x20000;
+	case 2:
+		return rnd(seed) % big;
+	default:
+		return ((u64)(rnd(seed) & 0xff) << 32 | rnd(seed)) % big;
+	}
+}
+
+static void sim_start(struct sim *sim, u32 *seed, unsigned int round,
+		      unsigned int dtcs)
+{
+	unsigned int n;
+
+	memset(sim, 0, sizeof(*sim));
+	for (n = 0; n < SIM_NODES; n++) {
+		sim->local[n] = rnd(seed);
+		sim->dtc_of[n] = rnd(seed) % dtcs;
+	}
+	for (n = 0; n < CMN_HNF_MAX_DTCS; n++)
+		sim->global[n] = (round & 1) ? 0xffffffff - rnd(seed) % 64 :
+			0x80000000;
+}
+
 static void cmn_hnf_test_counter_simulated(struct kunit *test)
 {
-	struct cmn_hnf_sample *prev, *cur;
+	struct cmn_hnf_sample s;
+	struct cmn_hnf_acc acc;
 	struct sim sim;
 	u32 seed = 2024;
 	unsigned int round, step, n, dtcs, wraps_seen = 0;
-	u64 truth, events;
-
-	prev = kunit_kzalloc(test, sizeof(*prev), GFP_KERNEL);
-	cur = kunit_kzalloc(test, sizeof(*cur), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, prev);
-	KUNIT_ASSERT_NOT_NULL(test, cur);
+	u64 base, counted;
+	bool short_sample;
 
 	for (round = 0; round < 200; round++) {
 		dtcs = 1 + rnd(&seed) % CMN_HNF_MAX_DTCS;
-		for (n = 0; n < SIM_NODES; n++) {
-			sim.local[n] = rnd(&seed);
-			sim.dtc_of[n] = rnd(&seed) % dtcs;
-		}
-		for (n = 0; n < CMN_HNF_MAX_DTCS; n++)
-			sim.global[n] = (round & 1) ? 0xffffffff - rnd(&seed) % 64 :
-				0x80000000;
-		sim_sample(&sim, prev);
+		sim_start(&sim, &seed, round, dtcs);
+		sim_read_globals(&sim, &s);
+		sim_read_locals(&sim, &s);
+		cmn_hnf_acc_init(&acc, &s);
+		base = sim.truth;
+		counted = 0;
 
 		for (step = 0; step < 50; step++) {
-			truth = 0;
 			/* Up to 2^40 events per burst: at most 2^24 carries */
-			for (n = 0; n < SIM_NODES; n++) {
-				switch (rnd(&seed) % 4) {
-				case 0:
-					events = 0;
-					break;
-				case 1:
-					events = rnd(&seed) % 0x20000;
-					break;
-				case 2:
-					events = rnd(&seed);
-					break;
-				default:
-					events = (u64)(rnd(&seed) & 0xff) << 32 | rnd(&seed);
-					break;
-				}
-				sim_feed(&sim, n, events);
-				truth += events;
-			}
-			sim_sample(&sim, cur);
-			for (n = 0; n < dtcs; n++)
-				if (cur->global[n] < prev->global[n])
-					wraps_seen++;
-			KUNIT_ASSERT_EQ_MSG(test,
-					    cmn_hnf_count_delta(prev, cur, dtcs, SIM_NODES),
-					    truth, "round %u step %u", round, step);
-			memcpy(prev, cur, sizeof(*cur));
+			for (n = 0; n < SIM_NODES; n++)
+				sim_feed(&sim, n, sim_burst(&seed, 1ULL << 40));
+			sim_read_globals(&sim, &s);
+			sim_read_locals(&sim, &s);
+			counted += cmn_hnf_acc_update(&acc, &s, dtcs, &short_sample);
+			KUNIT_ASSERT_FALSE(test, short_sample);
+			KUNIT_ASSERT_EQ_MSG(test, counted, sim.truth - base,
+					    "round %u step %u", round, step);
 		}
+		for (n = 0; n < dtcs; n++)
+			wraps_seen += hweight8(acc.wrapped & BIT(n));
 	}
 	/* The run must have crossed the 32-bit boundary of a global counter */
 	KUNIT_EXPECT_GT(test, wraps_seen, 10U);
+}
+
+/*
+ * Carries take time: they reach the DTC at random later points, possibly
+ * between the reader's global and local reads, and events keep arriving
+ * between the two reads too. Whatever the timing, the count a reader
+ * accumulates never goes down, never exceeds what the nodes produced, and
+ * is exact once every carry has landed.
+ */
+static void cmn_hnf_test_counter_racing(struct kunit *test)
+{
+	struct cmn_hnf_sample s;
+	struct cmn_hnf_acc acc;
+	struct sim sim;
+	u32 seed = 77;
+	unsigned int round, step, n, dtcs, shorts = 0;
+	u64 base, counted, delta;
+	bool short_sample;
+
+	for (round = 0; round < 100; round++) {
+		dtcs = 1 + rnd(&seed) % CMN_HNF_MAX_DTCS;
+		sim_start(&sim, &seed, round, dtcs);
+		sim.delay = true;
+		sim_read_globals(&sim, &s);
+		sim_read_locals(&sim, &s);
+		cmn_hnf_acc_init(&acc, &s);
+		base = sim.truth;
+		counted = 0;
+
+		for (step = 0; step < 200; step++) {
+			/*
+			 * Mostly less than 2^16 between two reads, so that a
+			 * carry still on its way shows; now and then a few
+			 * wraps at once.
+			 */
+			for (n = 0; n < SIM_NODES; n++)
+				sim_feed(&sim, n, step % 16 ? rnd(&seed) % 0x1000 :
+					 sim_burst(&seed, 0x30000));
+			sim_deliver(&sim, rnd(&seed));
+			sim_read_globals(&sim, &s);
+			/* between the two reads: more events, more carries */
+			for (n = 0; n < SIM_NODES; n++)
+				if (rnd(&seed) % 4 == 0)
+					sim_feed(&sim, n, rnd(&seed) % 0x800);
+			sim_deliver(&sim, rnd(&seed));
+			sim_read_locals(&sim, &s);
+			delta = cmn_hnf_acc_update(&acc, &s, dtcs, &short_sample);
+			shorts += short_sample;
+			/* never above the truth at the time of the last read */
+			KUNIT_ASSERT_LE_MSG(test, delta, sim.truth - base - counted,
+					    "round %u step %u", round, step);
+			counted += delta;
+		}
+		/* counting stops, the carries land: exact */
+		sim_deliver(&sim, ~0U);
+		sim_read_globals(&sim, &s);
+		sim_read_locals(&sim, &s);
+		counted += cmn_hnf_acc_update(&acc, &s, dtcs, &short_sample);
+		KUNIT_ASSERT_FALSE(test, short_sample);
+		KUNIT_ASSERT_EQ_MSG(test, counted, sim.truth - base, "round %u", round);
+	}
+	/* The timing must have produced short samples */
+	KUNIT_EXPECT_GT(test, shorts, 100U);
+}
+
+/* LOCAL32/LOCAL64 counters and the 16-bit field sum */
+static void cmn_hnf_test_counter_local(struct kunit *test)
+{
+	const u64 reg = 0x1111222233334444ULL;
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 0, 32), 0x33334444ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 2, 32), 0x11112222ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 0, 64), reg);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 1, 16), 0x3333ULL);
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_delta(5, 9, 32), 4ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_delta(0xfffffff0, 0x10, 32), 0x20ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_delta(0xfffffff0ULL, 0x1fffffff0ULL, 64),
+			1ULL << 32);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_delta(~0ULL, 3, 64), 4ULL);
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(reg, 0), 0U);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(reg, BIT(0)), 0x4444U);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(reg, BIT(1) | BIT(3)), 0x3333U + 0x1111U);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(~0ULL, 0xf), 4U * 0xffff);
+	/* bits above the four fields are ignored */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(reg, 0xf0), 0U);
 }
 
 static void cmn_hnf_test_counter_cycles(struct kunit *test)
@@ -188,7 +373,11 @@ static void cmn_hnf_test_counter_cycles(struct kunit *test)
 
 static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE_PARAM(cmn_hnf_test_counter_vectors, delta_gen_params),
+	KUNIT_CASE(cmn_hnf_test_counter_short),
+	KUNIT_CASE(cmn_hnf_test_counter_wrapped),
 	KUNIT_CASE(cmn_hnf_test_counter_simulated),
+	KUNIT_CASE(cmn_hnf_test_counter_racing),
+	KUNIT_CASE(cmn_hnf_test_counter_local),
 	KUNIT_CASE(cmn_hnf_test_counter_cycles),
 	{}
 };

@@ -27,9 +27,20 @@ static u64 ref_writable(void)
 	return m;
 }
 
+#define REF_CNT01_COMB		BIT_ULL(1)
+#define REF_CNT23_COMB		BIT_ULL(2)
+#define REF_ALL_COMB		BIT_ULL(3)
+
 static u64 ref_dtm_config(const struct cmn_hnf_dtm_cfg *cfg)
 {
 	u64 v = REF_PMU_EN | (u64)(cfg->paired & 0xf) << REF_PAIRED_SHIFT;
+
+	if (cfg->comb & CMN_HNF_COMB_01)
+		v |= REF_CNT01_COMB;
+	if (cfg->comb & CMN_HNF_COMB_23)
+		v |= REF_CNT23_COMB;
+	if (cfg->comb & CMN_HNF_COMB_ALL)
+		v |= REF_ALL_COMB;
 	unsigned int n;
 
 	for (n = 0; n < 4; n++) {
@@ -95,12 +106,35 @@ static void cmn_hnf_test_dtm_random(struct kunit *test)
 			cfg.global_num[n] = seed >> 24;
 			cfg.input_sel[n] = seed >> 16;
 		}
+		cfg.comb = 0;
 		reg = cmn_hnf_encode_dtm_config(&cfg);
 		KUNIT_ASSERT_EQ(test, reg, ref_dtm_config(&cfg));
-		/* Never the combine bits or cntr_rst, nor a reserved bit */
+		/* No combine bit unless asked, never cntr_rst nor a reserved bit */
 		KUNIT_ASSERT_EQ(test, reg & ~ref_writable(), 0ULL);
 		KUNIT_ASSERT_EQ(test, reg & 0x10eULL, 0ULL);
+		cfg.comb = seed >> 29;
+		reg = cmn_hnf_encode_dtm_config(&cfg);
+		KUNIT_ASSERT_EQ(test, reg, ref_dtm_config(&cfg));
+		KUNIT_ASSERT_EQ(test, reg & ~(ref_writable() | 0xeULL), 0ULL);
 	}
+}
+
+/* Combined counters: pmevcnt01_combined 1, 23_combined 2, all_combined 3 */
+static void cmn_hnf_test_dtm_combined(struct kunit *test)
+{
+	struct cmn_hnf_dtm_cfg cfg = {};
+
+	cfg.comb = CMN_HNF_COMB_01;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_encode_dtm_config(&cfg), REF_PMU_EN | BIT_ULL(1));
+	cfg.comb = CMN_HNF_COMB_23;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_encode_dtm_config(&cfg), REF_PMU_EN | BIT_ULL(2));
+	cfg.comb = CMN_HNF_COMB_ALL;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_encode_dtm_config(&cfg), REF_PMU_EN | BIT_ULL(3));
+	/* a 32-bit counter of slot 1 of port 1 device 0, on counters 2-3 */
+	cfg.comb = CMN_HNF_COMB_23;
+	cfg.input_sel[2] = cmn_hnf_dtm_input_sel(1, 0, 1);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_encode_dtm_config(&cfg),
+			REF_PMU_EN | BIT_ULL(2) | 0x21ULL << REF_INPUT_SHIFT(2));
 }
 
 /* 0x10 + 0x10 * port + 0x4 * dev + slot (reference 2.4) */
@@ -131,6 +165,7 @@ static struct kunit_case cmn_hnf_dtm_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_dtm_empty),
 	KUNIT_CASE(cmn_hnf_test_dtm_each_field),
 	KUNIT_CASE(cmn_hnf_test_dtm_random),
+	KUNIT_CASE(cmn_hnf_test_dtm_combined),
 	KUNIT_CASE(cmn_hnf_test_dtm_input_sel),
 	{}
 };

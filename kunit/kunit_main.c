@@ -6,13 +6,16 @@
  */
 #include <linux/module.h>
 
+#include <arm_cmn_hnf/compat.h>
+
 #include "suites.h"
 
 kunit_test_suites(&cmn_hnf_event_sel_suite, &cmn_hnf_events_suite,
 		  &cmn_hnf_config_suite, &cmn_hnf_nodeid_suite,
 		  &cmn_hnf_dtm_suite, &cmn_hnf_discovery_suite,
-		  &cmn_hnf_alloc_suite, &cmn_hnf_counter_suite);
+		  &cmn_hnf_alloc_suite, &cmn_hnf_counter_suite,
+		  &cmn_hnf_irq_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+CMN_HNF_IMPORT_KUNIT_NS();
 MODULE_DESCRIPTION("KUnit tests for the CMN-600 HN-F PMU driver's pure logic");
 MODULE_LICENSE("GPL");

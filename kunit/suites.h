@@ -13,5 +13,6 @@ extern struct kunit_suite cmn_hnf_dtm_suite;
 extern struct kunit_suite cmn_hnf_discovery_suite;
 extern struct kunit_suite cmn_hnf_alloc_suite;
 extern struct kunit_suite cmn_hnf_counter_suite;
+extern struct kunit_suite cmn_hnf_irq_suite;
 
 #endif /* ARM_CMN_HNF_KUNIT_SUITES_H */

@@ -76,14 +76,23 @@ int cmn_hnf_decode_config(u64 config, struct cmn_hnf_evsel *sel);
 /* The HN-F's pmu_event_sel word from four slot event ids and the filter. */
 u64 cmn_hnf_encode_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid);
 
+/* Combined DTM counters (struct cmn_hnf_dtm_cfg.comb) */
+#define CMN_HNF_COMB_01			BIT(0)	/* counters 0,1: one 32-bit counter */
+#define CMN_HNF_COMB_23			BIT(1)	/* counters 2,3: one 32-bit counter */
+#define CMN_HNF_COMB_ALL		BIT(2)	/* counters 0..3: one 64-bit counter */
+
 /**
  * struct cmn_hnf_dtm_cfg - one XP DTM's por_dtm_pmu_config, unpacked
  * @paired:	bit n: local counter n carries into a global counter
+ * @comb:	CMN_HNF_COMB_*: which counters are combined into wider ones;
+ *		a combined counter takes the input select of its lowest
+ *		counter and is never paired
  * @global_num:	global counter (A..H = 0..7) of local counter n
  * @input_sel:	input select of local counter n
  */
 struct cmn_hnf_dtm_cfg {
 	u8 paired;
+	u8 comb;
 	u8 global_num[CMN_HNF_DTM_COUNTERS];
 	u8 input_sel[CMN_HNF_DTM_COUNTERS];
 };
@@ -153,11 +162,77 @@ int cmn_hnf_discover(cmn_hnf_read64_fn read, void *ctx, u64 size, u32 root,
 int cmn_hnf_find_hnf(const struct cmn_hnf_topology *topo, u16 nodeid);
 
 /*
+ * DTM-local counting. A bynodeid event has one HN-F, so it can count in a
+ * combined counter of that HN-F's XP DTM (two local counters as one 32-bit
+ * counter, or all four as one 64-bit counter) that carries into nothing:
+ * no global counter, no overflow interrupt. A timer reads such counters
+ * every CMN_HNF_POLL_MS, so a counter may only be as narrow as the events
+ * it can see in one period allow. The worst cases below are assumptions
+ * written from the hardware facts, see Documentation/internals.rst:
+ *
+ * - occupancy (event 0x0f) adds the number of POCQ entries in use every
+ *   cycle, at most 127 (por_hnf_unit_info's num_poc_entries is 7 bits);
+ * - any other HN-F event adds at most CMN_HNF_MAX_EVENT_RATE per cycle;
+ * - the mesh clock is at most CMN_HNF_MAX_MESH_MHZ.
+ *
+ * A 32-bit counter is allowed when one period's worst case stays below
+ * 2^31, half its range, so that a timer running up to one period late still
+ * sees every wrap; a 64-bit counter is always allowed.
+ */
+#define CMN_HNF_POLL_MS			100
+#define CMN_HNF_MAX_OCCUPANCY		127
+#define CMN_HNF_MAX_EVENT_RATE		4
+#define CMN_HNF_MAX_MESH_MHZ		4000ULL
+
+/* Widths a DTM-local counter may have (struct cmn_hnf_request.widths) */
+#define CMN_HNF_WIDTH_32		BIT(0)
+#define CMN_HNF_WIDTH_64		BIT(1)
+
+/* Largest number of events @sel can add to one counter in @poll_ms */
+u64 cmn_hnf_worst_case(const struct cmn_hnf_evsel *sel, unsigned int poll_ms);
+
+/*
+ * CMN_HNF_WIDTH_* mask of the DTM-local counters that can count @sel when
+ * read every @poll_ms; 0 for the cycle counter and for events that are not
+ * bynodeid (those need a 16-bit counter on every HN-F and a global one).
+ */
+u8 cmn_hnf_local_widths(const struct cmn_hnf_evsel *sel, unsigned int poll_ms);
+
+/*
  * Counter allocation. The same function runs on the live state in add()
  * and on a scratch copy for group validation in event_init().
+ *
+ * An event is placed in one of three ways (enum cmn_hnf_place):
+ * GLOBAL	one 16-bit DTM counter on the XP of every HN-F taking part,
+ *		each paired with the same global counter on every DTC
+ *		(CMN-600 cannot tell which DTC an XP reports to);
+ * LOCAL32	bynodeid only: a pair of DTM counters (0-1 or 2-3) of its
+ *		HN-F's XP combined into one 32-bit counter, no global counter;
+ * LOCAL64	bynodeid only: all four DTM counters of the XP as one 64-bit
+ *		counter.
+ * A bynodeid request with local widths takes the widest local placement
+ * that fits, else GLOBAL. When its XP is full it may first make room by
+ * narrowing one local event of that XP (64 to 32 bits, or to GLOBAL if a
+ * global counter is free); an aggregated request may narrow 64-bit local
+ * events to 32 bits on the XPs it needs. What was narrowed is reported in
+ * the grant so that the caller can move those events.
  */
+enum cmn_hnf_place {
+	CMN_HNF_PLACE_NONE,
+	CMN_HNF_PLACE_GLOBAL,
+	CMN_HNF_PLACE_LOCAL32,
+	CMN_HNF_PLACE_LOCAL64,
+	CMN_HNF_PLACE_CYCLES,
+};
+
+/* dtm_local[] bits: what the local events of an XP hold */
+#define CMN_HNF_LOCAL_PAIR(p)		BIT(p)	/* counters 2p, 2p+1: LOCAL32 */
+#define CMN_HNF_LOCAL_ALL		BIT(2)	/* counters 0..3: LOCAL64 */
+#define CMN_HNF_LOCAL_ALL_FIXED		BIT(3)	/* that LOCAL64 cannot be 32 bits */
+
 struct cmn_hnf_alloc_state {
 	u8 dtm_used[CMN_HNF_MAX_XPS];		/* bit n: DTM counter n */
+	u8 dtm_local[CMN_HNF_MAX_XPS];		/* CMN_HNF_LOCAL_* */
 	u8 slot_used[CMN_HNF_MAX_HNFS];		/* bit k: pmu_event<k>_id */
 	u8 occup_val[CMN_HNF_MAX_HNFS];
 	u16 occup_refs[CMN_HNF_MAX_HNFS];
@@ -169,45 +244,123 @@ struct cmn_hnf_alloc_state {
 struct cmn_hnf_request {
 	struct cmn_hnf_evsel sel;
 	int hnf;		/* index in topo->hnf[], or -1 for all */
+	u8 widths;		/* CMN_HNF_WIDTH_*: local placements allowed */
 };
 
-/* What it got */
+/* An event that had to move to make room for the new one */
+struct cmn_hnf_move {
+	s8 xp;			/* -1: nothing moved */
+	u8 pair;		/* it was LOCAL32 at this pair, or LOCAL64 (pair 0) */
+	u8 global;		/* it is now GLOBAL on DTM counter 2 * pair */
+};
+
+/**
+ * struct cmn_hnf_grant - what an event got
+ * @place:	enum cmn_hnf_place
+ * @global:	GLOBAL: the global counter index, claimed on every DTC
+ * @dtm_ctr:	per HN-F taking part: its DTM counter (GLOBAL), or the lowest
+ *		counter of its combined counter (LOCAL32: 0 or 2, LOCAL64: 0)
+ * @slot:	per HN-F taking part: its pmu_event_sel slot
+ * @narrowed:	bit x: the LOCAL64 event of XP x is now LOCAL32 at pair 0
+ * @moved:	the LOCAL event that is now GLOBAL (move.xp -1: none)
+ */
 struct cmn_hnf_grant {
+	u8 place;
 	u8 global;
-	u8 dtm_ctr[CMN_HNF_MAX_HNFS];	/* per HN-F taking part */
+	u8 dtm_ctr[CMN_HNF_MAX_HNFS];
 	u8 slot[CMN_HNF_MAX_HNFS];
+	u64 narrowed;
+	struct cmn_hnf_move moved;
 };
 
 /*
  * 0 and the grant, or -ENOSPC with @state unchanged (-EINVAL if req->hnf is
  * not an index in topo->hnf[]). grant->dtm_ctr[h] and grant->slot[h] are
- * set for every HN-F h taking part and need not be equal; grant->global is
- * claimed on every DTC. A cycles request only claims the cycle counter.
+ * set for every HN-F h taking part and need not be equal. A cycles request
+ * only claims the cycle counter. Narrowed and moved events are already
+ * accounted in @state; the caller updates their own grants.
  */
 int cmn_hnf_alloc(struct cmn_hnf_alloc_state *state,
 		  const struct cmn_hnf_topology *topo,
 		  const struct cmn_hnf_request *req, struct cmn_hnf_grant *grant);
+/* Release what @grant holds; @req must be the request that got it */
 void cmn_hnf_free(struct cmn_hnf_alloc_state *state,
 		  const struct cmn_hnf_topology *topo,
 		  const struct cmn_hnf_request *req,
 		  const struct cmn_hnf_grant *grant);
 
 /*
- * Counter arithmetic. Each participating HN-F's 16-bit DTM counter carries
- * into the event's 32-bit global counter on its DTC. Given two consistent
- * samples, the number of events between them is exact as long as no global
- * counter wrapped twice in between (the overflow interrupt guarantees it).
+ * Counter arithmetic.
+ *
+ * GLOBAL events: each participating HN-F's 16-bit DTM counter carries into
+ * the event's 32-bit global counter on its DTC. A sample holds the global
+ * counters, read first, and the sum of the 16-bit counters, read after
+ * them. A carry travels from the DTM to the DTC after the local counter
+ * wrapped, so a sample can miss a carry (and be 2^16 short) but can never
+ * hold one whose wrap it does not show: a sample never exceeds the true
+ * count. The accumulator keeps the 64-bit sum of global increments (each
+ * global counter may wrap at most once between two samples, which the
+ * overflow interrupt guarantees) and the highest value seen; a sample
+ * below it is short and adds nothing, so the count never goes down.
  */
 struct cmn_hnf_sample {
 	u32 global[CMN_HNF_MAX_DTCS];
-	u16 local[CMN_HNF_MAX_HNFS];
+	u32 local;		/* sum of the event's 16-bit DTM counters */
 };
 
-u64 cmn_hnf_count_delta(const struct cmn_hnf_sample *prev,
-			const struct cmn_hnf_sample *cur,
-			unsigned int num_dtcs, unsigned int num_locals);
+/**
+ * struct cmn_hnf_acc - the running state of one GLOBAL event
+ * @last:	the previous sample's global counters
+ * @carries:	global increments since the base sample, all DTCs
+ * @high:	highest (carries << 16) + local seen
+ * @wrapped:	bit d: DTC d's global counter went through zero since the
+ *		bit was last cleared (evidence for its overflow interrupt)
+ */
+struct cmn_hnf_acc {
+	struct cmn_hnf_sample last;
+	u64 carries;
+	u64 high;
+	u8 wrapped;
+};
+
+/* Sum of the 16-bit fields of @val selected by @fields (bit n: field n) */
+u32 cmn_hnf_sum_fields(u64 val, u8 fields);
+
+/* Start counting from @base */
+void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base);
+
+/*
+ * Account @s: returns the events since the previous high mark (0 if @s is
+ * short, then *@short_sample is set: a carry was on its way).
+ */
+u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
+		       unsigned int num_dtcs, bool *short_sample);
+
+/* LOCAL32/LOCAL64: the counter of width @width at DTM counter @ctr of @val */
+u64 cmn_hnf_local_value(u64 val, unsigned int ctr, unsigned int width);
+/* Events between two values of a @width-bit counter that wrapped at most once */
+u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width);
 
 /* The 40-bit cycle counter */
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur);
+
+/*
+ * Interrupt storm detection. An overflow interrupt is explained when one of
+ * the counters its status names was seen going through zero. A line that
+ * raises CMN_HNF_STORM_IRQS unexplained interrupts in a row, all within
+ * CMN_HNF_STORM_WINDOW_MS, is storming (an overflow flag that does not
+ * clear): the driver then stops using it and polls instead.
+ */
+#define CMN_HNF_STORM_IRQS		64
+#define CMN_HNF_STORM_WINDOW_MS		1000
+
+struct cmn_hnf_storm {
+	unsigned int count;
+	unsigned long since;	/* time of the first unexplained interrupt, ms */
+};
+
+/* Note one interrupt at @now_ms; true when the line is storming */
+bool cmn_hnf_storm_note(struct cmn_hnf_storm *st, bool explained,
+			unsigned long now_ms);
 
 #endif /* ARM_CMN_HNF_LOGIC_H */

@@ -5,7 +5,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,20 +36,6 @@ static void say(struct check_ctx *c, enum verdict v, const char *fmt, ...)
 	fputc('\n', c->out);
 }
 
-static void check_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: cmn-hnf check\n"
-		"\n"
-		"Diagnose why HN-F counting would not work: arm_cmn_hnf PMUs present and\n"
-		"sane, module loaded, CMN-600 devices (ARMHC600 / arm,cmn-600) bound to\n"
-		"arm_cmn_hnf rather than the upstream arm-cmn driver, perf_event_paranoid\n"
-		"and capabilities, perf in PATH, lockdown. One line per finding:\n"
-		"ok, info, WARN or FAIL with a fix. Exit status 1 if anything FAILed.\n"
-		"\n"
-		"  -h, --help    this help\n");
-}
-
 static bool path_exists(const char *p)
 {
 	struct stat st;
@@ -75,6 +60,33 @@ static void link_base(const char *path, char *buf, size_t len)
 static bool is_cmn600_modalias(const char *m)
 {
 	return strstr(m, "ARMHC600") || strstr(m, "arm,cmn-600");
+}
+
+/*
+ * The upstream arm_cmn driver keeps the device it takes (no unbind), so
+ * the fix depends on how it is built. Both ways it has /sys/module/arm_cmn
+ * (a built-in driver still gets one for its drivers/ link); only a
+ * loadable module has initstate.
+ */
+static bool arm_cmn_builtin(void)
+{
+	char path[CMN_PATH_LEN];
+
+	cmn_sys_path(path, sizeof(path), "module/arm_cmn");
+	if (!path_exists(path))
+		return false;
+	cmn_sys_path(path, sizeof(path), "module/arm_cmn/initstate");
+	return !path_exists(path);
+}
+
+static const char *arm_cmn_fix(void)
+{
+	static const char *const fix[] = {
+		"rmmod arm_cmn, add 'blacklist arm_cmn' to /etc/modprobe.d/arm_cmn-blacklist.conf (or boot with module_blacklist=arm_cmn), then modprobe arm_cmn_hnf",
+		"arm_cmn is built into this kernel and cannot be unloaded or unbound: boot with initcall_blacklist=arm_cmn_init, then modprobe arm_cmn_hnf",
+	};
+
+	return fix[arm_cmn_builtin()];
 }
 
 /* Platform devices that firmware describes as CMN-600, and their drivers */
@@ -107,8 +119,8 @@ static int check_devices(struct check_ctx *c, int npmu)
 			} else if (!strcmp(drv, "arm-cmn")) {
 				bad++;
 				say(c, V_FAIL,
-				    "device %s is bound to the upstream arm-cmn driver; fix: rmmod arm-cmn (add 'blacklist arm-cmn' to /etc/modprobe.d/), then modprobe arm_cmn_hnf",
-				    de->d_name);
+				    "device %s is bound to the upstream arm-cmn driver; fix: %s",
+				    de->d_name, arm_cmn_fix());
 			} else {
 				say(c, V_OK, "device %s (CMN-600) bound to %s",
 				    de->d_name, drv);
@@ -136,9 +148,8 @@ static int check_devices(struct check_ctx *c, int npmu)
 			    is_cmn600_modalias(alias))
 				continue;	/* already reported above */
 			bad++;
-			say(c, V_FAIL,
-			    "arm-cmn drives %s; fix: rmmod arm-cmn (add 'blacklist arm-cmn' to /etc/modprobe.d/), then modprobe arm_cmn_hnf",
-			    de->d_name);
+			say(c, V_FAIL, "arm-cmn drives %s; fix: %s", de->d_name,
+			    arm_cmn_fix());
 		}
 		closedir(d);
 	}
@@ -149,43 +160,47 @@ static int check_devices(struct check_ctx *c, int npmu)
 	return bad;
 }
 
-/* The driver names its overflow interrupts after the PMU */
+/*
+ * The driver names its overflow interrupts after the PMU. /proc/interrupts
+ * has a column per CPU, so on a big machine it is large: read it a line at
+ * a time, never a truncated buffer.
+ */
 static void check_irq(struct check_ctx *c, const char *pmu)
 {
-	char path[CMN_PATH_LEN], *buf, *line, *save = NULL, *end;
+	char path[CMN_PATH_LEN], *line = NULL, *p, *end;
 	unsigned long long total = 0;
+	size_t cap = 0, len = strlen(pmu);
+	ssize_t n;
 	int irqs = 0;
-	size_t len;
+	FILE *f;
 
-	buf = malloc(1 << 18);
-	if (!buf)
-		return;
 	cmn_proc_path(path, sizeof(path), "interrupts");
-	if (cmn_read_file(path, buf, 1 << 18) < 0) {
-		free(buf);
+	f = fopen(path, "re");
+	if (!f) {
+		say(c, V_WARN, "%s: cannot read %s: %s", pmu, path,
+		    strerror(errno));
 		return;
 	}
-	len = strlen(pmu);
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		size_t n = strlen(line);
-
-		if (n < len || strcmp(line + n - len, pmu) ||
-		    (n > len && line[n - len - 1] != ' '))
+	while ((n = getline(&line, &cap, f)) > 0) {
+		while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+			line[--n] = '\0';
+		if ((size_t)n < len || strcmp(line + n - len, pmu) ||
+		    ((size_t)n > len && line[n - len - 1] != ' '))
 			continue;
 		irqs++;
 		/* "<irq>: <count per CPU>... <chip> <hwirq> <type> <name>" */
-		line = strchr(line, ':');
-		while (line && *++line) {
-			unsigned long long v = strtoull(line, &end, 10);
+		p = strchr(line, ':');
+		while (p && *++p) {
+			unsigned long long v = strtoull(p, &end, 10);
 
-			if (end == line || (*end != ' ' && *end))
+			if (end == p || (*end != ' ' && *end))
 				break;
 			total += v;
-			line = end;
+			p = end;
 		}
 	}
-	free(buf);
+	free(line);
+	fclose(f);
 	if (irqs)
 		say(c, V_OK, "%s: %d overflow interrupt%s, raised %llu times",
 		    pmu, irqs, irqs == 1 ? "" : "s", total);
@@ -195,20 +210,87 @@ static void check_irq(struct check_ctx *c, const char *pmu)
 		    pmu, path);
 }
 
+/*
+ * The events/ aliases against the table: perf spells events by alias, the
+ * tool by the table, so an alias with another encoding would make the two
+ * count different things. Both are turned into attr.config through the
+ * PMU's format/ files and compared.
+ */
+static void check_aliases(struct check_ctx *c, const struct cmn_pmu *p)
+{
+	char path[CMN_PATH_LEN], terms[256], alias[256], why[512];
+	char wrong[512] = "";
+	uint64_t ca[3];
+	uint64_t ct[3];
+	int missing = 0, bad = 0, unknown = 0;
+	struct dirent *de;
+	size_t e, used = 0;
+	DIR *d;
+
+	for (e = 0; e <= cmn_num_events; e++) {
+		const char *name = e < cmn_num_events ? cmn_events[e].name :
+				   CMN_DTC_CYCLES;
+
+		snprintf(path, sizeof(path), "%s/events/%s", p->path, name);
+		if (cmn_read_file(path, alias, sizeof(alias)) < 0) {
+			missing++;
+			continue;
+		}
+		if (e < cmn_num_events)
+			cmn_event_terms(&cmn_events[e], terms, sizeof(terms));
+		else
+			snprintf(terms, sizeof(terms), "type=0x3");
+		memset(ca, 0, sizeof(ca));
+		memset(ct, 0, sizeof(ct));
+		if (cmn_terms_apply(p->fmt, p->nfmt, alias, ca, why, sizeof(why)) ||
+		    cmn_terms_apply(p->fmt, p->nfmt, terms, ct, why, sizeof(why)) ||
+		    memcmp(ca, ct, sizeof(ca))) {
+			bad++;
+			used += snprintf(wrong + used,
+					 used < sizeof(wrong) ? sizeof(wrong) - used : 0,
+					 "%s%s='%s' (table: %s)", used ? ", " : "",
+					 name, alias, terms);
+		}
+	}
+	if (bad)
+		say(c, V_FAIL,
+		    "%s: %d event alias%s from the event table: %s; fix: install a driver and a cmn-hnf of the same version",
+		    p->name, bad, bad == 1 ? " differs" : "es differ", wrong);
+	if (missing)
+		say(c, V_WARN,
+		    "%s: %d of %zu event aliases missing from events/ (raw eventid= still works)",
+		    p->name, missing, cmn_num_events + 1);
+	snprintf(path, sizeof(path), "%s/events", p->path);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.' && !strchr(de->d_name, '.') &&
+			    !cmn_event_find(de->d_name) &&
+			    strcmp(de->d_name, CMN_DTC_CYCLES))
+				unknown++;
+		closedir(d);
+	}
+	if (unknown)
+		say(c, V_INFO, "%s: %d aliases in events/ that this cmn-hnf does not know",
+		    p->name, unknown);
+	if (!bad && !missing)
+		say(c, V_OK, "%s: all %zu event aliases match the event table",
+		    p->name, cmn_num_events + 1);
+}
+
 static int check_pmus(struct check_ctx *c, int *npmu)
 {
 	static const char *const need[] = {
 		"eventid", "occupid", "bynodeid", "nodeid", "type",
 	};
 	struct cmn_pmu *pmus;
-	char why[512], path[CMN_PATH_LEN], buf[64];
-	int n, i, k, f, missing;
-	size_t e;
+	char why[512], path[CMN_PATH_LEN];
+	int n, i, k, f;
 
 	pmus = calloc(CMN_MAX_PMUS, sizeof(*pmus));
 	if (!pmus)
 		return -ENOMEM;
-	n = cmn_pmus_scan(pmus, CMN_MAX_PMUS, why, sizeof(why));
+	n = cmn_pmus_scan_all(pmus, CMN_MAX_PMUS, why, sizeof(why));
 	*npmu = n > 0 ? n : 0;
 	if (n < 0) {
 		say(c, V_FAIL,
@@ -225,6 +307,13 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 	for (i = 0; i < n; i++) {
 		const struct cmn_pmu *p = &pmus[i];
 
+		if (p->broken) {
+			/* this PMU only: the others and the rest still run */
+			say(c, V_FAIL,
+			    "%s: cannot be read: %s; fix: check the driver's messages (dmesg) and the file's permissions",
+			    p->name, p->err);
+			continue;
+		}
 		say(c, V_OK, "%s: %s %s, perf type %d, cpu %s, device %s, %d HN-Fs",
 		    p->name, p->have_id ? cmn_part_name(p->part) : "?",
 		    p->have_id ? cmn_rev_name(p->part, p->rev) : "?", p->type,
@@ -241,29 +330,16 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 			say(c, V_FAIL,
 			    "%s: no CPU in cpumask; fix: bring a CPU of the mesh's NUMA node online",
 			    p->name);
-		missing = 0;
 		for (k = 0; k < (int)ARRAY_SIZE(need); k++) {
 			for (f = 0; f < p->nfmt; f++)
 				if (!strcmp(p->fmt[f].name, need[k]))
 					break;
-			if (f == p->nfmt) {
-				missing++;
+			if (f == p->nfmt)
 				say(c, V_FAIL,
-				    "%s: format/%s missing; fix: driver and tool versions differ",
+				    "%s: format/%s missing; fix: install a driver and a cmn-hnf of the same version",
 				    p->name, need[k]);
-			}
 		}
-		missing = 0;
-		for (e = 0; e < cmn_num_events; e++) {
-			snprintf(path, sizeof(path), "%s/events/%s", p->path,
-				 cmn_events[e].name);
-			if (cmn_read_file(path, buf, sizeof(buf)) < 0)
-				missing++;
-		}
-		if (missing)
-			say(c, V_WARN,
-			    "%s: %d of %zu event aliases missing from events/ (raw eventid= still works)",
-			    p->name, missing, cmn_num_events);
+		check_aliases(c, p);
 		check_irq(c, p->name);
 		if (!p->topo.present)
 			say(c, V_WARN, "%s: %s; --per-hnf and the mesh map are unavailable",
@@ -332,7 +408,8 @@ static void check_module(struct check_ctx *c, int npmu)
 		    "; fix: modprobe arm_cmn_hnf (after make install or make dkms-install)");
 	cmn_sys_path(path, sizeof(path), "module/arm_cmn");
 	if (path_exists(path))
-		say(c, V_INFO, "the upstream arm-cmn module is loaded too");
+		say(c, V_INFO, "the upstream arm_cmn driver is %s",
+		    arm_cmn_builtin() ? "built into this kernel" : "loaded too");
 }
 
 static void check_perf(struct check_ctx *c)
@@ -370,28 +447,23 @@ static void check_lockdown(struct check_ctx *c)
 
 int cmd_check(int argc, char **argv, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cmn_cmd cmd = {
+		.name = "check",
+		.desc =
+		"Diagnose why HN-F counting would not work: arm_cmn_hnf PMUs present and\n"
+		"sane (identifier, cpumask, format/, event aliases against the event\n"
+		"table, topology, overflow interrupt), module loaded, CMN-600 devices\n"
+		"(ARMHC600 / arm,cmn-600) bound to arm_cmn_hnf rather than the upstream\n"
+		"arm-cmn driver, perf_event_paranoid and capabilities, perf in PATH,\n"
+		"lockdown. One line per finding: ok, info, WARN or FAIL with a fix.\n"
+		"Exit status 1 if anything FAILed.",
 	};
 	struct check_ctx c = { .out = out };
-	int opt, npmu = 0;
+	int ret, first, npmu = 0;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			check_usage(out);
-			return 0;
-		default:
-			check_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		check_usage(stderr);
-		return 2;
-	}
+	ret = cmn_cmd_parse(&cmd, argc, argv, out, &first);
+	if (ret)
+		return ret == 1 ? 0 : ret;
 	check_pmus(&c, &npmu);
 	check_module(&c, npmu);
 	check_devices(&c, npmu);

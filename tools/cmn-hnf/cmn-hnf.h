@@ -47,10 +47,108 @@ int cmn_read_long(const char *path, long *val);
 int cmn_parse_u64(const char *s, uint64_t *val);
 /* First CPU of a cpulist string ("0", "0-3,8"), or -1 */
 int cmn_cpulist_first(const char *s);
-void cmn_json_str(FILE *out, const char *s);
-/* Print a double as JSON: null for NaN or infinity */
-void cmn_json_num(FILE *out, double v);
 bool cmn_isatty(FILE *f);
+/* Seconds of CLOCK_REALTIME (the Unix epoch), for timestamps */
+double cmn_epoch_now(void);
+
+/* ---- json.c: the one JSON writer, and a parser ---- */
+
+#define CJ_MAX_DEPTH		32
+
+struct cmn_json {
+	FILE *out;
+	bool pretty;		/* two-space indentation, else one line */
+	int depth;
+	bool after_key;
+	bool first[CJ_MAX_DEPTH];
+};
+
+void cj_init(struct cmn_json *j, FILE *out, bool pretty);
+void cj_obj(struct cmn_json *j);
+void cj_obj_end(struct cmn_json *j);
+void cj_arr(struct cmn_json *j);
+void cj_arr_end(struct cmn_json *j);
+void cj_key(struct cmn_json *j, const char *k);
+void cj_str(struct cmn_json *j, const char *s);	/* NULL: null */
+void cj_num(struct cmn_json *j, double v);	/* NaN, inf: null */
+void cj_fixed(struct cmn_json *j, double v, int decimals);
+void cj_int(struct cmn_json *j, long long v);
+void cj_bool(struct cmn_json *j, bool v);
+void cj_null(struct cmn_json *j);
+void cj_kstr(struct cmn_json *j, const char *k, const char *v);
+void cj_knum(struct cmn_json *j, const char *k, double v);
+void cj_kint(struct cmn_json *j, const char *k, long long v);
+void cj_kbool(struct cmn_json *j, const char *k, bool v);
+/* "k": [the blank separated words of @words] */
+void cj_words(struct cmn_json *j, const char *k, const char *words);
+/* End of a document (or of a JSON Lines record): a newline */
+void cj_end(struct cmn_json *j);
+/* Low level: a string (UTF-8 checked, bad bytes become U+FFFD), a number */
+void cmn_json_str(FILE *out, const char *s);
+void cmn_json_num(FILE *out, double v);
+/* Length of the well-formed UTF-8 sequence at @s, 0 if there is none */
+size_t cmn_utf8_len(const unsigned char *s);
+
+enum cmn_jv_type { CJV_NULL, CJV_BOOL, CJV_NUM, CJV_STR, CJV_ARR, CJV_OBJ };
+
+/* A parsed JSON value; children of arrays and objects are a list */
+struct cmn_jv {
+	enum cmn_jv_type type;
+	char *key;		/* member name inside an object */
+	char *str;
+	double num;		/* numbers; 1/0 for booleans */
+	int n;			/* children */
+	struct cmn_jv *child, *next;
+};
+
+/* NULL and the reason in @why on a syntax error */
+struct cmn_jv *cmn_jv_parse(const char *text, char *why, size_t why_len);
+void cmn_jv_free(struct cmn_jv *v);
+const struct cmn_jv *cmn_jv_get(const struct cmn_jv *obj, const char *key);
+double cmn_jv_num(const struct cmn_jv *v);	/* NaN unless a number */
+const char *cmn_jv_str(const struct cmn_jv *v);	/* NULL unless a string */
+
+/* ---- opts.c: the option parser of every command ---- */
+
+enum cmn_opt_type { CMN_OPT_FLAG, CMN_OPT_LONG, CMN_OPT_STR, CMN_OPT_CHOICE };
+
+struct cmn_opt {
+	int key;		/* short option letter, or a code >= 0x100 */
+	const char *name;	/* long option name */
+	const char *arg;	/* value name in --help, NULL: a flag */
+	enum cmn_opt_type type;
+	void *dest;		/* bool *, long *, const char ** */
+	long min, max;		/* CMN_OPT_LONG: accepted range */
+	const char *const *choices;	/* CMN_OPT_CHOICE, NULL-terminated */
+	bool *seen;		/* set when the option is given, may be NULL */
+	const char *help;	/* "\n" continues on the next help line */
+};
+
+#define CMN_MAX_OPTS		24
+
+struct cmn_cmd {
+	const char *name;
+	const char *synopsis;	/* after "usage: cmn-hnf <name> " */
+	const char *desc;
+	const struct cmn_opt *opts;	/* ends with a zeroed entry */
+	bool *json;		/* non-NULL: the command takes --json */
+	bool args;		/* takes arguments after the options */
+	const char *footer;	/* printed after the options */
+};
+
+/*
+ * Parse the options of @cmd. 0: go on, the arguments start at
+ * argv[*first_arg]; 1: --help was printed on @out (exit 0); 2: a usage
+ * error was printed on stderr (exit 2).
+ */
+int cmn_cmd_parse(const struct cmn_cmd *cmd, int argc, char **argv,
+		  FILE *out, int *first_arg);
+void cmn_cmd_usage(const struct cmn_cmd *cmd, FILE *f);
+/* Print "cmn-hnf <cmd>: <message>" and a hint; returns 2 */
+__printf(2, 3)
+int cmn_usage_error(const struct cmn_cmd *cmd, const char *fmt, ...);
+/* A whole decimal number in [min, max]; -EINVAL junk, -ERANGE out of range */
+int cmn_parse_long(const char *s, long min, long max, long *val);
 
 /* ---- events.c: the events.h table ---- */
 
@@ -140,8 +238,8 @@ bool cmn_threshold_parse(const char *t, char op[3], double *limit);
 bool cmn_threshold_hit(const char *t, double v);
 /*
  * Select metrics by group name, group short name or metric name
- * (case-insensitive). sel[] is indexed like cmn_metrics[]. With no
- * arguments every metric is selected. -EINVAL (and the bad word in @why)
+ * (case-insensitive), or "all". sel[] is indexed like cmn_metrics[]. With
+ * no arguments the level-1 metrics are selected. -EINVAL (and the bad word in @why)
  * for an unknown word.
  */
 int cmn_metric_select(int argc, char **argv, bool *sel, char *why,
@@ -211,14 +309,20 @@ struct cmn_pmu {
 	int nfmt;
 	struct cmn_fmt fmt[CMN_MAX_FORMATS];
 	struct cmn_topo topo;
+	/* last: cmn_pmu_load() clears everything before it */
+	bool broken;		/* a file could not be read: see err */
+	char err[512];
 };
 
 /*
  * Find every arm_cmn_hnf_<n> PMU, sorted by n. Returns the number found
  * (0 is not an error) or -errno; a PMU whose type or format files cannot
- * be read is an error with the reason in @why.
+ * be read is an error with the PMU, the file and the reason in @why.
  */
 int cmn_pmus_scan(struct cmn_pmu *pmus, int max, char *why, size_t why_len);
+/* The same, but a PMU that cannot be read is kept, with broken and err */
+int cmn_pmus_scan_all(struct cmn_pmu *pmus, int max, char *why,
+		      size_t why_len);
 /* Read one PMU directory (used by scan and the tests) */
 int cmn_pmu_load(struct cmn_pmu *pmu, const char *dir, const char *name,
 		 char *why, size_t why_len);
@@ -284,6 +388,8 @@ struct cmn_perf_ops {
 	long (*read)(int fd, void *buf, size_t len);
 	int (*enable)(int fd);
 	void (*close)(int fd);
+	/* CLOCK_MONOTONIC seconds; NULL: the real clock */
+	double (*now)(void);
 };
 
 extern const struct cmn_perf_ops *cmn_perf_ops;
@@ -295,6 +401,13 @@ int cmd_topo(int argc, char **argv, FILE *out);
 int cmd_check(int argc, char **argv, FILE *out);
 int cmd_stat(int argc, char **argv, FILE *out);
 int cmd_metrics(int argc, char **argv, FILE *out);
+int cmd_top(int argc, char **argv, FILE *out);
+/* top.c: colour unless NO_COLOR is set or TERM is dumb or unset */
+bool cmn_top_color_wanted(void);
+int cmd_report(int argc, char **argv, FILE *out);
+
+/* main.c: the command line of cmn-hnf */
+int cmn_main(int argc, char **argv);
 /* switch.c */
 int cmd_switch(int argc, char **argv, FILE *out);
 

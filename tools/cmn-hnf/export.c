@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmn-hnf metrics: export the metric definitions of metrics.def in the
- * shape of Arm's telemetry specification (the JSON that topdown-tool
- * reads) or of perf's JSON metric tables (tools/perf/pmu-events).
+ * cmn-hnf metrics: export the metric definitions of metrics.def as perf's
+ * pmu-events metric JSON (tools/perf/pmu-events/arch/arm64/<vendor>/
+ * <model>/sys/, built into perf by jevents.py), or as a description laid
+ * out like Arm's telemetry specification JSON (for reading and diffing;
+ * no tool counts from it, see Documentation/cmn-hnf-tool.rst).
  */
 #include <ctype.h>
-#include <getopt.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -150,48 +153,6 @@ static void tele_formula(const char *f, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
-static void json_strings(FILE *out, const char (*names)[CMN_NAME_LEN], int n,
-			 bool tele)
-{
-	char tn[CMN_NAME_LEN];
-	int i;
-
-	fputc('[', out);
-	for (i = 0; i < n; i++) {
-		if (tele)
-			tele_name(names[i], tn, sizeof(tn));
-		fputs(i ? ", " : "", out);
-		cmn_json_str(out, tele ? tn : names[i]);
-	}
-	fputc(']', out);
-}
-
-static void json_words(FILE *out, const char *words, bool tele)
-{
-	char w[CMN_NAME_LEN], tn[CMN_NAME_LEN];
-	const char *p = words;
-	bool first = true;
-	size_t n;
-
-	fputc('[', out);
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		for (n = 0; p[n] && p[n] != ' ' && n + 1 < sizeof(w); n++)
-			w[n] = p[n];
-		w[n] = '\0';
-		p += n;
-		if (!n)
-			continue;
-		if (tele)
-			tele_name(w, tn, sizeof(tn));
-		fputs(first ? "" : ", ", out);
-		cmn_json_str(out, tele ? tn : w);
-		first = false;
-	}
-	fputc(']', out);
-}
-
 static void defs_digest(char hex[41])
 {
 	char *buf;
@@ -215,154 +176,204 @@ static void defs_digest(char hex[41])
 	free(buf);
 }
 
-static void kv(FILE *out, const char *indent, const char *k, const char *v,
-	       bool comma)
+/*
+ * An event of the description. There is deliberately no "code" key: the
+ * CPU telemetry files have one per core event, and a loader that takes
+ * this file for one must fail, not count core events with HN-F numbers.
+ */
+static void tele_event(struct cmn_json *j, const char *name, int eventid,
+		       int occupid, const char *title, const char *desc,
+		       const char *access, const char *perf)
 {
-	fputs(indent, out);
-	cmn_json_str(out, k);
-	fputs(": ", out);
-	cmn_json_str(out, v);
-	fputs(comma ? ",\n" : "\n", out);
+	cj_key(j, name);
+	cj_obj(j);
+	cj_kstr(j, "title", title);
+	cj_kstr(j, "description", desc);
+	cj_key(j, "accesses");
+	cj_arr(j);
+	cj_str(j, access);
+	cj_arr_end(j);
+	cj_kbool(j, "architecture_defined", false);
+	cj_kbool(j, "product_defined", true);
+	cj_key(j, "eventid");
+	if (eventid >= 0)
+		cj_int(j, eventid);
+	else
+		cj_null(j);
+	cj_key(j, "occupid");
+	if (occupid >= 0)
+		cj_int(j, occupid);
+	else
+		cj_null(j);
+	cj_kstr(j, "perf_event", perf);
+	cj_obj_end(j);
 }
 
-static void tele_event(FILE *out, const char *name, const char *code,
-		       const char *title, const char *desc,
-		       const char *access, const char *perf, bool comma)
+/* The blank separated words of @words, each through tele_name() */
+static void tele_words(struct cmn_json *j, const char *words)
 {
-	fputs("    ", out);
-	cmn_json_str(out, name);
-	fputs(": {\n", out);
-	kv(out, "      ", "code", code, true);
-	kv(out, "      ", "title", title, true);
-	kv(out, "      ", "description", desc, true);
-	fputs("      \"accesses\": [", out);
-	cmn_json_str(out, access);
-	fputs("],\n      \"architecture_defined\": false,\n", out);
-	fputs("      \"product_defined\": true,\n", out);
-	kv(out, "      ", "perf_event", perf, false);
-	fprintf(out, "    }%s\n", comma ? "," : "");
+	char w[CMN_NAME_LEN], tn[CMN_NAME_LEN];
+	const char *p = words;
+	size_t n;
+
+	cj_arr(j);
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		for (n = 0; p[n] && p[n] != ' ' && n + 1 < sizeof(w); n++)
+			w[n] = p[n];
+		w[n] = '\0';
+		p += n;
+		if (!n)
+			continue;
+		tele_name(w, tn, sizeof(tn));
+		cj_str(j, tn);
+	}
+	cj_arr_end(j);
 }
 
 static void export_telemetry(FILE *out)
 {
 	const struct cmn_terms *mterms;
-	char hex[41], ts[64], tn[CMN_NAME_LEN], code[16], perf[96];
+	char hex[41], ts[64], tn[CMN_NAME_LEN], perf[96];
 	char formula[512], terms[64];
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	time_t now = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+	struct cmn_json j;
 	struct tm tm;
 	size_t i, g, k;
-	bool first;
+	int t;
 
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%d %b %H:%M:%S %Y", &tm);
 	defs_digest(hex);
 
-	fputs("{\n  \"$schema\": \"v1.0.schema.json\",\n  \"document\": {\n", out);
-	kv(out, "    ", "timestamp", ts, true);
-	kv(out, "    ", "copyright", "arm_cmn_hnf authors", true);
-	fputs("    \"confidential\": false,\n", out);
-	kv(out, "    ", "quality", "Draft", true);
-	kv(out, "    ", "license", "GPL-2.0", true);
-	kv(out, "    ", "description",
-	   "Telemetry Specification (PMU Events, Metrics and Methodology) for the CMN-600 HN-F, as counted by the arm_cmn_hnf perf PMU",
-	   true);
-	kv(out, "    ", "sha1", hex, false);
-	fputs("  },\n  \"product_configuration\": {\n", out);
-	kv(out, "    ", "product_name", "CMN-600", true);
-	kv(out, "    ", "part_num", "0x434", true);
-	kv(out, "    ", "major_revision", "1", true);
-	kv(out, "    ", "minor_revision", "0", true);
-	kv(out, "    ", "implementer", "0x41", true);
-	kv(out, "    ", "architecture", "amba5_chi", true);
-	kv(out, "    ", "pmu_architecture", "arm_cmn_hnf", true);
-	fputs("    \"num_slots\": 8,\n    \"num_bus_slots\": 0\n  },\n", out);
+	cj_init(&j, out, true);
+	cj_obj(&j);
+	cj_kstr(&j, "$schema", "v1.0.schema.json");
+	cj_key(&j, "document");
+	cj_obj(&j);
+	cj_kstr(&j, "timestamp", ts);
+	cj_kstr(&j, "copyright", "arm_cmn_hnf authors");
+	cj_kbool(&j, "confidential", false);
+	cj_kstr(&j, "quality", "Draft");
+	cj_kstr(&j, "license", "GPL-2.0");
+	cj_kstr(&j, "description",
+		"Description of the CMN-600 HN-F events, metrics and methodology counted by the arm_cmn_hnf perf PMU, laid out like Arm's telemetry specification. For reading and comparing: no tool counts from this file (topdown-tool does not read it); count with cmn-hnf stat or perf.");
+	cj_kstr(&j, "sha1", hex);
+	cj_obj_end(&j);
+	cj_key(&j, "product_configuration");
+	cj_obj(&j);
+	cj_kstr(&j, "product_name", "CMN-600");
+	cj_kstr(&j, "part_num", "0x434");
+	cj_kstr(&j, "major_revision", "1");
+	cj_kstr(&j, "minor_revision", "0");
+	cj_kstr(&j, "implementer", "0x41");
+	cj_kstr(&j, "architecture", "amba5_chi");
+	cj_kstr(&j, "pmu_architecture", "arm_cmn_hnf");
+	cj_kint(&j, "num_slots", 8);
+	cj_kint(&j, "num_bus_slots", 0);
+	cj_obj_end(&j);
 
-	fputs("  \"events\": {\n", out);
+	cj_key(&j, "events");
+	cj_obj(&j);
 	for (i = 0; i < cmn_num_events; i++) {
 		const struct cmn_event *ev = &cmn_events[i];
 
 		if (!cmn_event_is_first_encoding(ev))
 			continue;
 		tele_name(ev->name, tn, sizeof(tn));
-		snprintf(code, sizeof(code), "0x%02X", ev->eventid);
 		cmn_event_terms(ev, terms, sizeof(terms));
 		snprintf(perf, sizeof(perf), "arm_cmn_hnf/%s/", terms);
-		tele_event(out, tn, code, ev->trm[0] ? ev->trm : ev->desc,
-			   ev->desc, "PMU", perf, true);
+		tele_event(&j, tn, ev->eventid, ev->occupid,
+			   ev->trm[0] ? ev->trm : ev->desc, ev->desc, "PMU", perf);
 	}
-	tele_event(out, "SYS_CMN_CYCLES", "0x00", "DTC cycle counter",
+	tele_event(&j, "SYS_CMN_CYCLES", -1, -1, "DTC cycle counter",
 		   "Cycles of the mesh clock, counted by DTC0", "PMU",
-		   "arm_cmn_hnf/type=0x3/", true);
-	tele_event(out, "SYS_DURATION_TIME", "0x00", "Wall-clock time",
+		   "arm_cmn_hnf/type=0x3/");
+	tele_event(&j, "SYS_DURATION_TIME", -1, -1, "Wall-clock time",
 		   "Seconds of wall-clock time measured by the tool (perf duration_time)",
-		   "TOOL", "duration_time", false);
-	fputs("  },\n  \"metrics\": {\n", out);
+		   "TOOL", "duration_time");
+	cj_obj_end(&j);
+
+	cj_key(&j, "metrics");
+	cj_obj(&j);
 	for (i = 0; i < cmn_num_metrics; i++) {
 		const struct cmn_metric *m = &cmn_metrics[i];
 
 		mterms = cmn_metric_terms((int)i);
 		tele_formula(m->formula, formula, sizeof(formula));
-		fputs("    ", out);
-		cmn_json_str(out, m->name);
-		fputs(": {\n", out);
-		kv(out, "      ", "title", m->title, true);
-		kv(out, "      ", "formula", formula, true);
-		kv(out, "      ", "description", m->desc, true);
-		kv(out, "      ", "units", m->units, true);
-		fputs("      \"events\": ", out);
-		json_strings(out, mterms->name, mterms->n, true);
-		fputs(",\n      \"sample_events\": [],\n", out);
-		kv(out, "      ", "threshold", m->threshold, false);
-		fprintf(out, "    }%s\n", i + 1 < cmn_num_metrics ? "," : "");
+		cj_key(&j, m->name);
+		cj_obj(&j);
+		cj_kstr(&j, "title", m->title);
+		cj_kstr(&j, "formula", formula);
+		cj_kstr(&j, "description", m->desc);
+		cj_kstr(&j, "units", m->units);
+		cj_key(&j, "events");
+		cj_arr(&j);
+		for (t = 0; t < mterms->n; t++) {
+			tele_name(mterms->name[t], tn, sizeof(tn));
+			cj_str(&j, tn);
+		}
+		cj_arr_end(&j);
+		cj_key(&j, "sample_events");
+		cj_arr(&j);
+		cj_arr_end(&j);
+		cj_kstr(&j, "threshold", m->threshold);
+		cj_obj_end(&j);
 	}
-	fputs("  },\n  \"groups\": {\n    \"function\": {\n", out);
+	cj_obj_end(&j);
+
+	cj_key(&j, "groups");
+	cj_obj(&j);
+	cj_key(&j, "function");
+	cj_obj(&j);
 	for (g = 0; g < cmn_num_event_groups; g++) {
 		const struct cmn_event_group *eg = &cmn_event_groups[g];
 
-		fputs("      ", out);
-		cmn_json_str(out, eg->name);
-		fputs(": {\n", out);
-		kv(out, "        ", "title", eg->title, true);
-		kv(out, "        ", "description", eg->desc, true);
-		fputs("        \"events\": ", out);
-		json_words(out, eg->events, true);
-		fprintf(out, "\n      }%s\n",
-			g + 1 < cmn_num_event_groups ? "," : "");
+		cj_key(&j, eg->name);
+		cj_obj(&j);
+		cj_kstr(&j, "title", eg->title);
+		cj_kstr(&j, "description", eg->desc);
+		cj_key(&j, "events");
+		tele_words(&j, eg->events);
+		cj_obj_end(&j);
 	}
-	fputs("    },\n    \"metrics\": {\n", out);
+	cj_obj_end(&j);
+	cj_key(&j, "metrics");
+	cj_obj(&j);
 	for (g = 0; g < cmn_num_metric_groups; g++) {
 		const struct cmn_metric_group *mg = &cmn_metric_groups[g];
 
-		fputs("      ", out);
-		cmn_json_str(out, mg->name);
-		fputs(": {\n", out);
-		kv(out, "        ", "title", mg->title, true);
-		kv(out, "        ", "description", mg->desc, true);
-		fputs("        \"metrics\": [", out);
-		first = true;
-		for (k = 0; k < cmn_num_metrics; k++) {
-			if (strcmp(cmn_metrics[k].group, mg->name))
-				continue;
-			fputs(first ? "" : ", ", out);
-			cmn_json_str(out, cmn_metrics[k].name);
-			first = false;
-		}
-		fprintf(out, "]\n      }%s\n",
-			g + 1 < cmn_num_metric_groups ? "," : "");
+		cj_key(&j, mg->name);
+		cj_obj(&j);
+		cj_kstr(&j, "title", mg->title);
+		cj_kstr(&j, "description", mg->desc);
+		cj_key(&j, "metrics");
+		cj_arr(&j);
+		for (k = 0; k < cmn_num_metrics; k++)
+			if (!strcmp(cmn_metrics[k].group, mg->name))
+				cj_str(&j, cmn_metrics[k].name);
+		cj_arr_end(&j);
+		cj_obj_end(&j);
 	}
-	fputs("    }\n  },\n", out);
+	cj_obj_end(&j);
+	cj_obj_end(&j);
 
 	/* Level-1 metrics are the roots; their groups are stage 1. */
-	fputs("  \"methodologies\": {\n    \"topdown_methodology\": {\n", out);
-	kv(out, "      ", "title", "HN-F Topdown Methodology", true);
-	kv(out, "      ", "description",
-	   "Start from the level-1 metrics; where a threshold is crossed, look at the groups named next",
-	   true);
-	fputs("      \"metric_grouping\": {\n", out);
+	cj_key(&j, "methodologies");
+	cj_obj(&j);
+	cj_key(&j, "topdown_methodology");
+	cj_obj(&j);
+	cj_kstr(&j, "title", "HN-F Topdown Methodology");
+	cj_kstr(&j, "description",
+		"Start from the level-1 metrics; where a threshold is crossed, look at the groups named next");
+	cj_key(&j, "metric_grouping");
+	cj_obj(&j);
 	for (k = 1; k <= 2; k++) {
-		fprintf(out, "        \"stage_%zu\": [", k);
-		first = true;
+		snprintf(tn, sizeof(tn), "stage_%zu", k);
+		cj_key(&j, tn);
+		cj_arr(&j);
 		for (g = 0; g < cmn_num_metric_groups; g++) {
 			int lvl = 2;
 
@@ -371,122 +382,205 @@ static void export_telemetry(FILE *out)
 					    cmn_metric_groups[g].name) &&
 				    cmn_metrics[i].level < lvl)
 					lvl = cmn_metrics[i].level;
-			if ((size_t)lvl != k)
-				continue;
-			fputs(first ? "" : ", ", out);
-			cmn_json_str(out, cmn_metric_groups[g].name);
-			first = false;
+			if ((size_t)lvl == k)
+				cj_str(&j, cmn_metric_groups[g].name);
 		}
-		fprintf(out, "]%s\n", k == 1 ? "," : "");
+		cj_arr_end(&j);
 	}
-	fputs("      },\n      \"decision_tree\": {\n        \"root_nodes\": [", out);
-	first = true;
-	for (i = 0; i < cmn_num_metrics; i++) {
-		if (cmn_metrics[i].level != 1)
-			continue;
-		fputs(first ? "" : ", ", out);
-		cmn_json_str(out, cmn_metrics[i].name);
-		first = false;
-	}
-	fputs("],\n        \"metrics\": [\n", out);
-	first = true;
+	cj_obj_end(&j);
+	cj_key(&j, "decision_tree");
+	cj_obj(&j);
+	cj_key(&j, "root_nodes");
+	cj_arr(&j);
+	for (i = 0; i < cmn_num_metrics; i++)
+		if (cmn_metrics[i].level == 1)
+			cj_str(&j, cmn_metrics[i].name);
+	cj_arr_end(&j);
+	cj_key(&j, "metrics");
+	cj_arr(&j);
 	for (i = 0; i < cmn_num_metrics; i++) {
 		const struct cmn_metric *m = &cmn_metrics[i];
 
 		if (!m->next[0])
 			continue;
-		fprintf(out, "%s          {\n", first ? "" : ",\n");
-		first = false;
-		kv(out, "            ", "name", m->name, true);
-		kv(out, "            ", "group", m->group, true);
-		fputs("            \"next_items\": ", out);
-		json_words(out, m->next, false);
-		fputs(",\n            \"sample_events\": []\n          }", out);
+		cj_obj(&j);
+		cj_kstr(&j, "name", m->name);
+		cj_kstr(&j, "group", m->group);
+		cj_words(&j, "next_items", m->next);
+		cj_key(&j, "sample_events");
+		cj_arr(&j);
+		cj_arr_end(&j);
+		cj_obj_end(&j);
 	}
-	fputs("\n        ]\n      }\n    }\n  }\n}\n", out);
+	cj_arr_end(&j);
+	cj_obj_end(&j);
+	cj_obj_end(&j);
+	cj_obj_end(&j);
+	cj_obj_end(&j);
+	cj_end(&j);
 }
 
-static void export_perf_json(FILE *out)
-{
-	char su[64], thr[128];
-	size_t i;
+/*
+ * perf matches a sys metric's Compat against the PMU's identifier file:
+ * with strcmp() before perf 6.6, as a regular expression that must match
+ * the whole identifier since. The identifier is "%03x%02x" (part,
+ * revision): 434xx for CMN-600, 438xx for CMN-600AE.
+ */
+#define CMN_PERF_COMPAT_RE	"43[48][0-9a-f]{2}"
 
-	fputs("[\n", out);
+/* Identifiers written out one by one for perf before 6.6 (--exact-compat) */
+static const char *const cmn_known_ids[] = {
+	"43400", "43401", "43402", "43403", "43404", "43405", "43406",
+	"43800", "43801", "43802", "43803", "43804", "43805", "43806",
+};
+
+/*
+ * perf's own arm_cmn tables have metrics called slc_miss_rate and
+ * sf_hit_rate whose Compat also matches CMN-600: with the same names,
+ * "perf stat -M slc_miss_rate" would take theirs too and fail on events
+ * the arm_cmn_hnf PMU does not have. The exported names carry the prefix
+ * of the Prometheus names instead.
+ */
+#define CMN_PERF_METRIC_PREFIX	"cmn_hnf_"
+
+static void perf_metric(struct cmn_json *j, const struct cmn_metric *m,
+			const char *compat)
+{
+	char su[64], thr[600], name[CMN_NAME_LEN + 16];
+
+	snprintf(su, sizeof(su), "1%s", m->unit);
+	snprintf(name, sizeof(name), CMN_PERF_METRIC_PREFIX "%s", m->name);
+	cj_obj(j);
+	cj_kstr(j, "MetricName", name);
+	cj_kstr(j, "MetricExpr", m->formula);
+	cj_kstr(j, "BriefDescription", m->title);
+	cj_kstr(j, "PublicDescription", m->desc);
+	cj_kstr(j, "MetricGroup", m->group);
+	cj_kstr(j, "ScaleUnit", su);
+	/*
+	 * The threshold over the events, not the metric's name: perf resolves
+	 * metric references in the core table only, so a sys metric that
+	 * names itself would be taken for an event.
+	 */
+	if (m->threshold[0]) {
+		snprintf(thr, sizeof(thr), "(%s) %s", m->formula, m->threshold);
+		cj_kstr(j, "MetricThreshold", thr);
+	}
+	cj_kstr(j, "Unit", "arm_cmn_hnf");
+	cj_kstr(j, "Compat", compat);
+	cj_obj_end(j);
+}
+
+static void export_perf_json(FILE *out, bool exact)
+{
+	struct cmn_json j;
+	size_t i, k;
+
+	cj_init(&j, out, true);
+	cj_arr(&j);
 	for (i = 0; i < cmn_num_metrics; i++) {
-		const struct cmn_metric *m = &cmn_metrics[i];
-
-		snprintf(su, sizeof(su), "1%s", m->unit);
-		fputs("  {\n", out);
-		kv(out, "    ", "MetricName", m->name, true);
-		kv(out, "    ", "MetricExpr", m->formula, true);
-		kv(out, "    ", "BriefDescription", m->title, true);
-		kv(out, "    ", "PublicDescription", m->desc, true);
-		kv(out, "    ", "MetricGroup", m->group, true);
-		kv(out, "    ", "ScaleUnit", su, true);
-		if (m->threshold[0]) {
-			snprintf(thr, sizeof(thr), "%s %s", m->name,
-				 m->threshold);
-			kv(out, "    ", "MetricThreshold", thr, true);
+		if (!exact) {
+			perf_metric(&j, &cmn_metrics[i], CMN_PERF_COMPAT_RE);
+			continue;
 		}
-		kv(out, "    ", "Unit", "arm_cmn_hnf", true);
-		kv(out, "    ", "Compat", "434*;438*", false);
-		fprintf(out, "  }%s\n", i + 1 < cmn_num_metrics ? "," : "");
+		for (k = 0; k < ARRAY_SIZE(cmn_known_ids); k++)
+			perf_metric(&j, &cmn_metrics[i], cmn_known_ids[k]);
 	}
-	fputs("]\n", out);
+	cj_arr_end(&j);
+	cj_end(&j);
 }
 
-static void metrics_usage(FILE *f)
+/* Where perf's tree keeps the file, under tools/perf/pmu-events/arch */
+#define CMN_PERF_JSON_DIR	"arm64/arm/cmn600-hnf/sys"
+#define CMN_PERF_JSON_FILE	"metrics.json"
+
+static int mkdir_p(char *path)
 {
-	fprintf(f,
-		"usage: cmn-hnf metrics --format telemetry|perf-json\n"
-		"\n"
-		"Export the metric definitions (tools/metrics/metrics.def):\n"
-		"  telemetry   Arm telemetry-specification JSON (document,\n"
-		"              product_configuration, events, metrics, groups,\n"
-		"              methodologies), with a per-metric threshold\n"
-		"  perf-json   perf pmu-events metric JSON (MetricName, MetricExpr,\n"
-		"              ScaleUnit, MetricGroup, MetricThreshold, Unit, Compat)\n"
-		"\n"
-		"  -f, --format FMT   telemetry (default) or perf-json\n"
-		"  -h, --help         this help\n");
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
 }
 
 int cmd_metrics(int argc, char **argv, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const char *const formats[] = { "telemetry", "perf-json", NULL };
+	const char *fmt = "telemetry", *dir = NULL;
+	bool exact = false;
+	const struct cmn_opt opts[] = {
+		{ 'f', "format", "FMT", CMN_OPT_CHOICE, &fmt, .choices = formats,
+		  .help = "telemetry (default) or perf-json" },
+		{ 'o', "output-dir", "DIR", CMN_OPT_STR, &dir, .help =
+		  "perf-json: write DIR/" CMN_PERF_JSON_DIR "/" CMN_PERF_JSON_FILE "\n"
+		  "(DIR: tools/perf/pmu-events/arch of a perf source tree)" },
+		{ 0x101, "exact-compat", NULL, CMN_OPT_FLAG, &exact, .help =
+		  "perf-json: one entry per known identifier, for perf\n"
+		  "before 6.6 (it compares Compat with strcmp)" },
+		{ 0 },
 	};
-	const char *fmt = "telemetry";
-	int opt;
+	const struct cmn_cmd cmd = {
+		.name = "metrics", .opts = opts,
+		.synopsis = "[--format telemetry|perf-json] [--output-dir DIR] [--exact-compat]",
+		.desc =
+		"Export the metric definitions (tools/metrics/metrics.def):\n"
+		"  perf-json   perf pmu-events metric JSON (MetricName, MetricExpr,\n"
+		"              ScaleUnit, MetricGroup, MetricThreshold, Unit, Compat)\n"
+		"              for perf's tools/perf/pmu-events/arch/" CMN_PERF_JSON_DIR "/\n"
+		"  telemetry   a description in the layout of Arm's telemetry\n"
+		"              specification (document, product_configuration, events,\n"
+		"              metrics, groups, methodologies), for reading and diffing;\n"
+		"              no tool counts from it",
+	};
+	char path[CMN_PATH_LEN];
+	int ret, first;
+	FILE *f;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			fmt = optarg;
-			break;
-		case 'h':
-			metrics_usage(out);
-			return 0;
-		default:
-			metrics_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		metrics_usage(stderr);
-		return 2;
-	}
+	ret = cmn_cmd_parse(&cmd, argc, argv, out, &first);
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (strcmp(fmt, "perf-json") && (dir || exact))
+		return cmn_usage_error(&cmd, "--%s needs --format perf-json",
+				       dir ? "output-dir" : "exact-compat");
 	if (!strcmp(fmt, "telemetry")) {
 		export_telemetry(out);
-	} else if (!strcmp(fmt, "perf-json")) {
-		export_perf_json(out);
-	} else {
-		fprintf(stderr, "%s: unknown format '%s'\n", cmn_prog, fmt);
-		metrics_usage(stderr);
-		return 2;
+		return 0;
 	}
+	if (!dir) {
+		export_perf_json(out, exact);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, CMN_PERF_JSON_DIR);
+	ret = mkdir_p(path);
+	if (ret) {
+		fprintf(stderr, "%s: metrics: cannot create %s: %s\n", cmn_prog,
+			path, strerror(-ret));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, CMN_PERF_JSON_DIR,
+		 CMN_PERF_JSON_FILE);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: metrics: %s: %s\n", cmn_prog, path,
+			strerror(errno));
+		return 1;
+	}
+	export_perf_json(f, exact);
+	if (fclose(f)) {
+		fprintf(stderr, "%s: metrics: %s: %s\n", cmn_prog, path,
+			strerror(errno));
+		return 1;
+	}
+	fprintf(out, "%s\n", path);
 	return 0;
 }

@@ -2,26 +2,12 @@
 /*
  * cmn-hnf list: every event of events.h and every metric of metrics.def.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <arm_cmn_hnf/events.h>
 
 #include "cmn-hnf.h"
-
-static void list_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: cmn-hnf list [--json]\n"
-		"\n"
-		"List every HN-F event (perf encoding, TRM name, unit and scale, synonyms,\n"
-		"description, the PMUs whose events/ lack it, e.g. by revision), the\n"
-		"dtc_cycles event, the metric groups and the metrics.\n"
-		"\n"
-		"      --json    machine-readable output\n"
-		"  -h, --help    this help\n");
-}
 
 /* PMUs found, to tell which events each one offers (events/ aliases) */
 static struct cmn_pmu *list_pmus;
@@ -74,7 +60,9 @@ static void list_text(FILE *out)
 	char enc[64], syn[256], miss[512];
 	size_t i;
 
-	fprintf(out, "HN-F events (PMU arm_cmn_hnf_<n>; perf: arm_cmn_hnf_0/<name>/):\n\n");
+	fprintf(out,
+		"HN-F events (perf: arm_cmn_hnf/<name>/ counts every mesh, as perf merges\n"
+		"the arm_cmn_hnf_<n> PMUs; arm_cmn_hnf_<n>/<name>/ counts mesh <n> only):\n\n");
 	for (i = 0; i < cmn_num_events; i++) {
 		const struct cmn_event *ev = &cmn_events[i];
 
@@ -109,7 +97,8 @@ static void list_text(FILE *out)
 		fprintf(out, "  %-32s [%s] %s\n", m->name, m->unit, m->title);
 		fprintf(out, "  %-32s = %s\n", "", m->formula);
 		fprintf(out, "  %-32s %s\n", "", m->desc);
-		fprintf(out, "  %-32s group %s", "", m->group);
+		fprintf(out, "  %-32s group %s, level %d%s", "", m->group, m->level,
+			m->level == 1 ? " (stat default)" : "");
 		if (m->threshold[0])
 			fprintf(out, ", look when %s", m->threshold);
 		if (m->next[0])
@@ -118,113 +107,136 @@ static void list_text(FILE *out)
 	}
 }
 
-static void json_kv(FILE *out, const char *k, const char *v, bool comma)
-{
-	cmn_json_str(out, k);
-	fputs(": ", out);
-	cmn_json_str(out, v);
-	if (comma)
-		fputs(", ", out);
-}
-
+/* list --json: the same, as one JSON document */
 static void list_json(FILE *out)
 {
-	char enc[64], syn[256], miss[512];
+	char enc[64], syn[256], miss[512], perf[96];
+	struct cmn_json j;
 	size_t i;
 
-	fputs("{\n  \"events\": [\n", out);
-	for (i = 0; i < cmn_num_events; i++) {
-		const struct cmn_event *ev = &cmn_events[i];
+	cj_init(&j, out, true);
+	cj_obj(&j);
+	cj_key(&j, "events");
+	cj_arr(&j);
+	for (i = 0; i <= cmn_num_events; i++) {
+		const struct cmn_event *ev = i < cmn_num_events ? &cmn_events[i] : NULL;
+		const char *name = ev ? ev->name : CMN_HNF_DTC_CYCLES_NAME;
 
-		encoding(ev, enc, sizeof(enc));
-		synonyms(ev, syn, sizeof(syn));
-		fputs("    {", out);
-		json_kv(out, "name", ev->name, true);
-		fprintf(out, "\"eventid\": %d, \"occupid\": ", ev->eventid);
-		if (ev->occupid >= 0)
-			fprintf(out, "%d, ", ev->occupid);
+		cj_obj(&j);
+		cj_kstr(&j, "name", name);
+		cj_key(&j, "eventid");
+		if (ev)
+			cj_int(&j, ev->eventid);
 		else
-			fputs("null, ", out);
-		json_kv(out, "encoding", enc, true);
-		json_kv(out, "trm", ev->trm, true);
-		fprintf(out, "\"primary\": %s, ", ev->trm[0] ? "true" : "false");
-		json_kv(out, "unit", ev->unit, true);
-		json_kv(out, "scale", ev->scale, true);
-		json_kv(out, "synonyms", syn, true);
-		missing_on(ev->name, miss, sizeof(miss));
-		json_kv(out, "not_offered_by", miss, true);
-		json_kv(out, "description", ev->desc, false);
-		fputs("},\n", out);
+			cj_null(&j);
+		cj_key(&j, "occupid");
+		if (ev && ev->occupid >= 0)
+			cj_int(&j, ev->occupid);
+		else
+			cj_null(&j);
+		if (ev) {
+			encoding(ev, enc, sizeof(enc));
+			synonyms(ev, syn, sizeof(syn));
+		} else {
+			snprintf(enc, sizeof(enc), "type=0x3");
+			syn[0] = '\0';
+		}
+		cj_kstr(&j, "encoding", enc);
+		snprintf(perf, sizeof(perf), "arm_cmn_hnf/%s/", name);
+		cj_kstr(&j, "perf", perf);
+		cj_kstr(&j, "trm", ev ? ev->trm : "");
+		cj_kbool(&j, "primary", !ev || ev->trm[0]);
+		cj_kstr(&j, "unit", ev ? ev->unit : "");
+		cj_kstr(&j, "scale", ev ? ev->scale : "");
+		cj_words(&j, "synonyms", syn);
+		missing_on(name, miss, sizeof(miss));
+		cj_words(&j, "not_offered_by", miss);
+		cj_kstr(&j, "description", ev ? ev->desc : CMN_HNF_DTC_CYCLES_DESC);
+		cj_obj_end(&j);
 	}
-	fputs("    {", out);
-	json_kv(out, "name", CMN_HNF_DTC_CYCLES_NAME, true);
-	fputs("\"eventid\": null, \"occupid\": null, ", out);
-	json_kv(out, "encoding", "type=0x3", true);
-	json_kv(out, "trm", "", true);
-	fputs("\"primary\": true, ", out);
-	json_kv(out, "unit", "", true);
-	json_kv(out, "scale", "", true);
-	json_kv(out, "synonyms", "", true);
-	missing_on(CMN_HNF_DTC_CYCLES_NAME, miss, sizeof(miss));
-	json_kv(out, "not_offered_by", miss, true);
-	json_kv(out, "description", CMN_HNF_DTC_CYCLES_DESC, false);
-	fputs("}\n  ],\n  \"metric_groups\": [\n", out);
+	cj_arr_end(&j);
+	cj_key(&j, "metric_groups");
+	cj_arr(&j);
 	for (i = 0; i < cmn_num_metric_groups; i++) {
 		const struct cmn_metric_group *g = &cmn_metric_groups[i];
 
-		fputs("    {", out);
-		json_kv(out, "name", g->name, true);
-		json_kv(out, "short", g->short_name, true);
-		json_kv(out, "title", g->title, true);
-		json_kv(out, "description", g->desc, false);
-		fprintf(out, "}%s\n", i + 1 < cmn_num_metric_groups ? "," : "");
+		cj_obj(&j);
+		cj_kstr(&j, "name", g->name);
+		cj_kstr(&j, "short", g->short_name);
+		cj_kstr(&j, "title", g->title);
+		cj_kstr(&j, "description", g->desc);
+		cj_obj_end(&j);
 	}
-	fputs("  ],\n  \"metrics\": [\n", out);
+	cj_arr_end(&j);
+	cj_key(&j, "metrics");
+	cj_arr(&j);
 	for (i = 0; i < cmn_num_metrics; i++) {
 		const struct cmn_metric *m = &cmn_metrics[i];
+		const struct cmn_terms *t = cmn_metric_terms((int)i);
+		int k;
 
-		fputs("    {", out);
-		json_kv(out, "name", m->name, true);
-		json_kv(out, "group", m->group, true);
-		json_kv(out, "title", m->title, true);
-		json_kv(out, "formula", m->formula, true);
-		json_kv(out, "unit", m->unit, true);
-		json_kv(out, "threshold", m->threshold, true);
-		fprintf(out, "\"level\": %d, ", m->level);
-		json_kv(out, "next", m->next, true);
-		json_kv(out, "description", m->desc, false);
-		fprintf(out, "}%s\n", i + 1 < cmn_num_metrics ? "," : "");
+		cj_obj(&j);
+		cj_kstr(&j, "name", m->name);
+		cj_kstr(&j, "group", m->group);
+		cj_kstr(&j, "title", m->title);
+		cj_kstr(&j, "formula", m->formula);
+		cj_key(&j, "events");
+		cj_arr(&j);
+		for (k = 0; k < t->n; k++)
+			cj_str(&j, t->name[k]);
+		cj_arr_end(&j);
+		cj_kstr(&j, "unit", m->unit);
+		cj_kstr(&j, "threshold", m->threshold);
+		cj_kint(&j, "level", m->level);
+		cj_words(&j, "next", m->next);
+		cj_kstr(&j, "description", m->desc);
+		cj_obj_end(&j);
 	}
-	fputs("  ]\n}\n", out);
+	cj_arr_end(&j);
+	cj_obj_end(&j);
+	cj_end(&j);
+}
+
+/* The words cmn-hnf stat and top accept, one per line (shell completion) */
+static void list_names(FILE *out)
+{
+	size_t i;
+
+	fputs("all\n", out);
+	for (i = 0; i < cmn_num_metric_groups; i++)
+		fprintf(out, "%s\n%s\n", cmn_metric_groups[i].name,
+			cmn_metric_groups[i].short_name);
+	for (i = 0; i < cmn_num_metrics; i++)
+		fprintf(out, "%s\n", cmn_metrics[i].name);
 }
 
 int cmd_list(int argc, char **argv, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	bool json = false, names = false;
+	const struct cmn_opt opts[] = {
+		{ 0x101, "names", NULL, CMN_OPT_FLAG, &names, .help =
+		  "only the metric, group and short group names that\n"
+		  "'stat' and 'top' accept, one per line" },
+		{ 0 },
 	};
-	bool json = false;
-	int opt;
+	const struct cmn_cmd cmd = {
+		.name = "list", .synopsis = "[--json|--names]", .opts = opts,
+		.json = &json,
+		.desc =
+		"List every HN-F event (perf encoding, TRM name, unit and scale, synonyms,\n"
+		"description, the PMUs whose events/ lack it, e.g. by revision), the\n"
+		"dtc_cycles event, the metric groups and the metrics.",
+	};
+	int ret, first;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			list_usage(out);
-			return 0;
-		default:
-			list_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		list_usage(stderr);
-		return 2;
+	ret = cmn_cmd_parse(&cmd, argc, argv, out, &first);
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (json && names)
+		return cmn_usage_error(&cmd, "--json and --names exclude each other");
+	if (names) {
+		list_names(out);
+		return 0;
 	}
 	/* Without PMUs (or sysfs) the list is the table alone */
 	list_pmus = calloc(CMN_MAX_PMUS, sizeof(*list_pmus));

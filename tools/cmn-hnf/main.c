@@ -25,7 +25,10 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "diagnose driver, device binding and permissions" },
 	{ "stat", cmd_stat,
 	  "count HN-F events and print metrics (-I, --per-hnf, --json, --csv, --print-perf)" },
-	{ "metrics", cmd_metrics, "export metric definitions (--format telemetry|perf-json)" },
+	{ "report", cmd_report,
+	  "summarise a recorded stat --json run (--svg for charts)" },
+	{ "top", cmd_top, "live heat map of the HN-Fs on the mesh, totals and top-N" },
+	{ "metrics", cmd_metrics, "export metric definitions (--format perf-json|telemetry)" },
 	{ "switch", cmd_switch,
 	  "hand the CMN-600 to arm_cmn_hnf or arm_cmn (--persistent), as root" },
 };
@@ -51,7 +54,8 @@ static void main_usage(FILE *f)
 		"  -h, --help         this help; 'cmn-hnf <command> --help' for a command\n");
 }
 
-int main(int argc, char **argv)
+/* main() without the name, so that cmn-hnf-fake (tests) can wrap it */
+int cmn_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "sysfs-root", required_argument, NULL, 'r' },
@@ -91,3 +95,10 @@ int main(int argc, char **argv)
 	main_usage(stderr);
 	return 2;
 }
+
+#ifndef CMN_HNF_NO_MAIN
+int main(int argc, char **argv)
+{
+	return cmn_main(argc, argv);
+}
+#endif

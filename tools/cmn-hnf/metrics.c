@@ -112,8 +112,9 @@ int cmn_metric_select(int argc, char **argv, bool *sel, char *why,
 	size_t i;
 	int a;
 
+	/* the default: the level-1 metrics, a first look that fits the counters */
 	for (i = 0; i < cmn_num_metrics; i++)
-		sel[i] = argc == 0;
+		sel[i] = argc == 0 && cmn_metrics[i].level == 1;
 	for (a = 0; a < argc; a++) {
 		if (!strcasecmp(argv[a], "all")) {
 			for (i = 0; i < cmn_num_metrics; i++)

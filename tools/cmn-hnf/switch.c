@@ -13,7 +13,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,35 +67,6 @@ struct sw_opts {
 	bool dry_run;
 	const char *root;	/* --root: offline image, no live change */
 };
-
-static void switch_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: cmn-hnf switch hnf|arm_cmn [--persistent] [--root DIR] [-n]\n"
-		"\n"
-		"Hand the CMN-600 meshes to arm_cmn_hnf (hnf) or to the kernel's arm_cmn\n"
-		"driver (arm_cmn), as root: unload the module that holds them (both drivers\n"
-		"refuse sysfs unbind), load the other one, bind the devices left without a\n"
-		"driver, then verify that every CMN-600 device is bound to the chosen driver\n"
-		"and its PMU is registered. Prints each step. Nothing is changed when the\n"
-		"switch cannot be done: a driver built into the kernel (the kernel parameter\n"
-		"to use instead is printed), a module in use by perf events, a module that\n"
-		"is not installed or that the kernel command line blacklists.\n"
-		"\n"
-		"      --persistent  also keep the choice across reboots: write\n"
-		"                    /etc/modprobe.d/arm_cmn_hnf.conf (blacklist arm_cmn for\n"
-		"                    hnf, blacklist arm_cmn_hnf for arm_cmn) and update the\n"
-		"                    initramfs (update-initramfs -u -k all, or dracut -f\n"
-		"                    --regenerate-all)\n"
-		"      --root DIR    with --persistent: only write the files of the system\n"
-		"                    installed at DIR (the initramfs tool runs chrooted\n"
-		"                    there); no change to the running system\n"
-		"  -n, --dry-run     print what would be done, change nothing\n"
-		"  -h, --help        this help\n"
-		"\n"
-		"Exit status: 0 switched (or already so) and verified, 1 refused or\n"
-		"failed, 2 usage error.\n");
-}
 
 /* ---- what the running system looks like ---- */
 
@@ -679,66 +649,59 @@ static int verify(struct sw_state *s, int target, FILE *out)
 
 static int parse_args(int argc, char **argv, struct sw_opts *o, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "persistent", no_argument, NULL, 'p' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cmn_opt opts[] = {
+		{ 0x101, "persistent", NULL, CMN_OPT_FLAG, &o->persistent, .help =
+		  "also keep the choice across reboots: write\n"
+		  "/etc/modprobe.d/arm_cmn_hnf.conf (blacklist\n"
+		  "arm_cmn for hnf, blacklist arm_cmn_hnf for\n"
+		  "arm_cmn), then update the initramfs:\n"
+		  "update-initramfs -u -k all or, without it,\n"
+		  "dracut -f --regenerate-all" },
+		{ 0x102, "root", "DIR", CMN_OPT_STR, &o->root, .help =
+		  "with --persistent: only write the files of\n"
+		  "the system installed at DIR (the initramfs\n"
+		  "tool runs chrooted there); no change to the\n"
+		  "running system" },
+		{ 'n', "dry-run", NULL, CMN_OPT_FLAG, &o->dry_run, .help =
+		  "print what would be done, change nothing" },
+		{ 0 },
 	};
-	int opt;
+	const struct cmn_cmd cmd = {
+		.name = "switch", .opts = opts, .args = true,
+		.synopsis = "hnf|arm_cmn [--persistent] [--root DIR] [-n]",
+		.desc =
+		"Hand the CMN-600 meshes to arm_cmn_hnf (hnf) or to the kernel's arm_cmn\n"
+		"driver (arm_cmn), as root: unload the module that holds them (both drivers\n"
+		"refuse sysfs unbind), load the other one, bind the devices left without a\n"
+		"driver, then verify that every CMN-600 device is bound to the chosen driver\n"
+		"and its PMU is registered. Prints each step. Nothing is changed when the\n"
+		"switch cannot be done: a driver built into the kernel (the kernel parameter\n"
+		"to use instead is printed), a module in use by perf events, a module that\n"
+		"is not installed or that the kernel command line blacklists.",
+		.footer =
+		"Exit status: 0 switched (or already so) and verified, 1 refused or\n"
+		"failed, 2 usage error.\n",
+	};
+	const char *name;
+	int rc, first;
 
 	memset(o, 0, sizeof(*o));
 	o->target = -1;
-	/*
-	 * 0, not 1: glibc then also forgets main()'s "+" (stop at the first
-	 * non-option), so the driver name may come before the options.
-	 */
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			o->persistent = true;
-			break;
-		case 'R':
-			o->root = optarg;
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'h':
-			switch_usage(out);
-			return 0;
-		default:
-			switch_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "%s switch: name one driver: hnf or arm_cmn\n",
-			cmn_prog);
-		return 2;
-	}
-	if (!strcmp(argv[optind], "hnf") ||
-	    !strcmp(argv[optind], "arm_cmn_hnf")) {
+	rc = cmn_cmd_parse(&cmd, argc, argv, out, &first);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (first + 1 != argc)
+		return cmn_usage_error(&cmd, "name one driver: hnf or arm_cmn");
+	name = argv[first];
+	if (!strcmp(name, "hnf") || !strcmp(name, "arm_cmn_hnf"))
 		o->target = SW_HNF;
-	} else if (!strcmp(argv[optind], "arm_cmn") ||
-		   !strcmp(argv[optind], "arm-cmn")) {
+	else if (!strcmp(name, "arm_cmn") || !strcmp(name, "arm-cmn"))
 		o->target = SW_ARM_CMN;
-	} else {
-		fprintf(stderr, "%s switch: unknown driver '%s' (hnf or arm_cmn)\n",
-			cmn_prog, argv[optind]);
-		return 2;
-	}
-	if (o->root && !o->persistent) {
-		fprintf(stderr, "%s switch: --root only goes with --persistent\n",
-			cmn_prog);
-		return 2;
-	}
-	if (o->root && !*o->root) {
-		fprintf(stderr, "%s switch: --root needs a directory\n", cmn_prog);
-		return 2;
-	}
+	else
+		return cmn_usage_error(&cmd, "unknown driver '%s' (hnf or arm_cmn)",
+				       name);
+	if (o->root && !o->persistent)
+		return cmn_usage_error(&cmd, "--root only goes with --persistent");
 	return -1;
 }
 

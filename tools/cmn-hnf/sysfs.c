@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,7 +414,7 @@ void cmn_topo_load(struct cmn_topo *t, const char *dir)
 
 static int load_formats(struct cmn_pmu *pmu, char *why, size_t why_len)
 {
-	char path[CMN_PATH_LEN], val[128];
+	char path[CMN_PATH_LEN], val[128], fwhy[200];
 	struct dirent *de;
 	DIR *d;
 	int ret = 0;
@@ -439,10 +440,12 @@ static int load_formats(struct cmn_pmu *pmu, char *why, size_t why_len)
 			snprintf(why, why_len, "%s: %s", path, strerror(-ret));
 			break;
 		}
-		ret = cmn_fmt_parse(de->d_name, val, &pmu->fmt[pmu->nfmt], why,
-				    why_len);
-		if (ret)
+		ret = cmn_fmt_parse(de->d_name, val, &pmu->fmt[pmu->nfmt], fwhy,
+				    sizeof(fwhy));
+		if (ret) {
+			snprintf(why, why_len, "%s: %s", path, fwhy);
 			break;
+		}
 		pmu->nfmt++;
 	}
 	closedir(d);
@@ -574,7 +577,8 @@ int cmn_pmu_load(struct cmn_pmu *pmu, const char *dir, const char *name,
 	long v;
 	int ret;
 
-	memset(pmu, 0, sizeof(*pmu));
+	memset(pmu, 0, offsetof(struct cmn_pmu, err));
+	pmu->broken = false;
 	snprintf(pmu->name, sizeof(pmu->name), "%s", name);
 	snprintf(pmu->path, sizeof(pmu->path), "%s", dir);
 	pmu->index = -1;
@@ -614,7 +618,8 @@ static int cmp_pmu(const void *a, const void *b)
 	return x->index - y->index;
 }
 
-int cmn_pmus_scan(struct cmn_pmu *pmus, int max, char *why, size_t why_len)
+int cmn_pmus_scan_all(struct cmn_pmu *pmus, int max, char *why,
+		      size_t why_len)
 {
 	char dir[CMN_PATH_LEN], path[CMN_PATH_LEN];
 	struct dirent *de;
@@ -625,8 +630,9 @@ int cmn_pmus_scan(struct cmn_pmu *pmus, int max, char *why, size_t why_len)
 	cmn_sys_path(dir, sizeof(dir), "bus/event_source/devices");
 	d = opendir(dir);
 	if (!d) {
+		ret = -errno;
 		snprintf(why, why_len, "%s: %s", dir, strerror(errno));
-		return -errno;
+		return ret;
 	}
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, CMN_PMU_PREFIX, strlen(CMN_PMU_PREFIX)))
@@ -635,20 +641,35 @@ int cmn_pmus_scan(struct cmn_pmu *pmus, int max, char *why, size_t why_len)
 		if (!*suffix || strspn(suffix, "0123456789") != strlen(suffix))
 			continue;
 		if (n == max) {
-			snprintf(why, why_len, "more than %d PMUs", max);
+			snprintf(why, why_len, "%s: more than %d %s<n> PMUs", dir,
+				 max, CMN_PMU_PREFIX);
 			ret = -E2BIG;
 			break;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		ret = cmn_pmu_load(&pmus[n], path, de->d_name, why, why_len);
-		if (ret)
-			break;
+		if (cmn_pmu_load(&pmus[n], path, de->d_name, pmus[n].err,
+				 sizeof(pmus[n].err)))
+			pmus[n].broken = true;
 		n++;
 	}
 	closedir(d);
 	if (ret)
 		return ret;
 	qsort(pmus, n, sizeof(pmus[0]), cmp_pmu);
+	return n;
+}
+
+int cmn_pmus_scan(struct cmn_pmu *pmus, int max, char *why, size_t why_len)
+{
+	int n = cmn_pmus_scan_all(pmus, max, why, why_len), i;
+
+	for (i = 0; i < n; i++) {
+		if (pmus[i].broken) {
+			snprintf(why, why_len, "%s: %s", pmus[i].name,
+				 pmus[i].err);
+			return -EIO;
+		}
+	}
 	return n;
 }
 
@@ -666,7 +687,7 @@ int cmn_pmu_event_config(const struct cmn_pmu *pmu, const char *name,
 			 char *why, size_t why_len)
 {
 	const struct cmn_event *ev;
-	char terms[256];
+	char terms[256], twhy[256];
 	int ret;
 
 	memset(config, 0, 3 * sizeof(config[0]));
@@ -676,16 +697,22 @@ int cmn_pmu_event_config(const struct cmn_pmu *pmu, const char *name,
 		} else {
 			ev = cmn_event_find(name);
 			if (!ev) {
-				snprintf(why, why_len, "unknown event '%s'", name);
+				snprintf(why, why_len, "%s: unknown event '%s'",
+					 pmu->name, name);
 				return -EINVAL;
 			}
 			cmn_event_terms(ev, terms, sizeof(terms));
 		}
 	}
-	ret = cmn_terms_apply(pmu->fmt, pmu->nfmt, terms, config, why, why_len);
+	ret = cmn_terms_apply(pmu->fmt, pmu->nfmt, terms, config, twhy,
+			      sizeof(twhy));
 	if (!ret && extra_terms && *extra_terms)
 		ret = cmn_terms_apply(pmu->fmt, pmu->nfmt, extra_terms, config,
-				      why, why_len);
+				      twhy, sizeof(twhy));
+	if (ret)
+		snprintf(why, why_len, "%s/%s/ (%s%s%s): %s", pmu->name, name,
+			 terms, extra_terms && *extra_terms ? "," : "",
+			 extra_terms ? extra_terms : "", twhy);
 	return ret;
 }
 

@@ -3,27 +3,12 @@
  * cmn-hnf topo: the PMU instances and an ASCII map of each mesh with the
  * HN-F (and DTC) placement.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmn-hnf.h"
 
 #define CELL_W 16
-
-static void topo_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: cmn-hnf topo [--json]\n"
-		"\n"
-		"Show every arm_cmn_hnf PMU: identifier decoded to CMN-600 rXpY, cpumask,\n"
-		"parent device (e.g. ARMHC600:00), NUMA node, mesh size, the HN-F list and\n"
-		"an ASCII mesh map (y grows upwards, as in the TRM) with each HN-F as\n"
-		"H<logical id> <node id> p<port>d<device>.\n"
-		"\n"
-		"      --json    machine-readable output\n"
-		"  -h, --help    this help\n");
-}
 
 static unsigned int xp_nodeid(const struct cmn_topo *t, int x, int y)
 {
@@ -140,91 +125,81 @@ static void pmu_text(FILE *out, const struct cmn_pmu *p)
 	fputc('\n', out);
 }
 
-static void nodes_json(FILE *out, const struct cmn_hnf_node *n, int count)
+static void nodes_json(struct cmn_json *j, const char *key,
+		       const struct cmn_hnf_node *n, int count)
 {
 	int i;
 
-	fputc('[', out);
-	for (i = 0; i < count; i++)
-		fprintf(out,
-			"%s{\"logical_id\": %d, \"node_id\": %u, \"x\": %d, \"y\": %d, \"port\": %d, \"dev\": %d}",
-			i ? ", " : "", n[i].lid, n[i].nodeid, n[i].x, n[i].y,
-			n[i].port, n[i].dev);
-	fputc(']', out);
+	cj_key(j, key);
+	cj_arr(j);
+	for (i = 0; i < count; i++) {
+		cj_obj(j);
+		cj_kint(j, "logical_id", n[i].lid);
+		cj_kint(j, "node_id", n[i].nodeid);
+		cj_kint(j, "x", n[i].x);
+		cj_kint(j, "y", n[i].y);
+		cj_kint(j, "port", n[i].port);
+		cj_kint(j, "dev", n[i].dev);
+		cj_obj_end(j);
+	}
+	cj_arr_end(j);
 }
 
-static void pmu_json(FILE *out, const struct cmn_pmu *p, bool last)
+static void pmu_json(struct cmn_json *j, const struct cmn_pmu *p)
 {
 	const struct cmn_topo *t = &p->topo;
 
-	fputs("    {\"name\": ", out);
-	cmn_json_str(out, p->name);
-	fputs(", \"identifier\": ", out);
-	cmn_json_str(out, p->identifier);
-	fputs(", \"product\": ", out);
-	cmn_json_str(out, p->have_id ? cmn_part_name(p->part) : "");
-	fputs(", \"revision\": ", out);
-	cmn_json_str(out, p->have_id ? cmn_rev_name(p->part, p->rev) : "");
-	fprintf(out, ", \"type\": %d, \"cpumask\": ", p->type);
-	cmn_json_str(out, p->cpumask);
-	fprintf(out, ", \"cpu\": %d, \"device\": ", p->cpu);
-	if (p->parent[0])
-		cmn_json_str(out, p->parent);
-	else
-		fputs("null", out);
-	fputs(", \"numa_node\": ", out);
+	cj_obj(j);
+	cj_kstr(j, "name", p->name);
+	cj_kstr(j, "identifier", p->identifier);
+	cj_kstr(j, "product", p->have_id ? cmn_part_name(p->part) : "");
+	cj_kstr(j, "revision", p->have_id ? cmn_rev_name(p->part, p->rev) : "");
+	cj_kint(j, "type", p->type);
+	cj_kstr(j, "cpumask", p->cpumask);
+	cj_kint(j, "cpu", p->cpu);
+	cj_key(j, "device");
+	cj_str(j, p->parent[0] ? p->parent : NULL);
+	cj_key(j, "numa_node");
 	if (p->numa >= 0)
-		fprintf(out, "%d", p->numa);
+		cj_int(j, p->numa);
 	else
-		fputs("null", out);
-	fputs(",\n     \"topology\": ", out);
+		cj_null(j);
+	cj_key(j, "topology");
 	if (!t->present) {
-		fputs("null, \"topology_error\": ", out);
-		cmn_json_str(out, t->why);
+		cj_null(j);
+		cj_kstr(j, "topology_error", t->why);
 	} else {
-		fprintf(out, "{\"mesh_x\": %d, \"mesh_y\": %d, \"hnfs\": ",
-			t->mesh_x, t->mesh_y);
-		nodes_json(out, t->hnf, t->nhnf);
-		fprintf(out, ", \"num_dtcs\": %d", t->ndtc);
-		if (t->dtc_pos) {
-			fputs(", \"dtcs\": ", out);
-			nodes_json(out, t->dtc, t->ndtc);
-		}
-		fputc('}', out);
+		cj_obj(j);
+		cj_kint(j, "mesh_x", t->mesh_x);
+		cj_kint(j, "mesh_y", t->mesh_y);
+		nodes_json(j, "hnfs", t->hnf, t->nhnf);
+		cj_kint(j, "num_dtcs", t->ndtc);
+		if (t->dtc_pos)
+			nodes_json(j, "dtcs", t->dtc, t->ndtc);
+		cj_obj_end(j);
 	}
-	fprintf(out, "}%s\n", last ? "" : ",");
+	cj_obj_end(j);
 }
 
 int cmd_topo(int argc, char **argv, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	bool json = false;
+	const struct cmn_cmd cmd = {
+		.name = "topo", .synopsis = "[--json]", .json = &json,
+		.desc =
+		"Show every arm_cmn_hnf PMU: identifier decoded to CMN-600 rXpY, cpumask,\n"
+		"parent device (e.g. ARMHC600:00), NUMA node, mesh size, the HN-F list and\n"
+		"an ASCII mesh map (y grows upwards, as in the TRM) with each HN-F as\n"
+		"H<logical id> <node id> p<port>d<device>.",
 	};
 	struct cmn_pmu *pmus;
-	bool json = false;
+	struct cmn_json j;
 	char why[512];
-	int opt, n, i;
+	int ret, first, n, i;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			topo_usage(out);
-			return 0;
-		default:
-			topo_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		topo_usage(stderr);
-		return 2;
-	}
+	ret = cmn_cmd_parse(&cmd, argc, argv, out, &first);
+	if (ret)
+		return ret == 1 ? 0 : ret;
 	pmus = calloc(CMN_MAX_PMUS, sizeof(*pmus));
 	if (!pmus)
 		return 1;
@@ -235,10 +210,15 @@ int cmd_topo(int argc, char **argv, FILE *out)
 		return 1;
 	}
 	if (json) {
-		fputs("{\n  \"pmus\": [\n", out);
+		cj_init(&j, out, true);
+		cj_obj(&j);
+		cj_key(&j, "pmus");
+		cj_arr(&j);
 		for (i = 0; i < n; i++)
-			pmu_json(out, &pmus[i], i + 1 == n);
-		fputs("  ]\n}\n", out);
+			pmu_json(&j, &pmus[i]);
+		cj_arr_end(&j);
+		cj_obj_end(&j);
+		cj_end(&j);
 	} else {
 		if (!n)
 			fprintf(out, "no %s<n> PMU found (run 'cmn-hnf check')\n",

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmn-hnf.h"
@@ -145,46 +146,15 @@ int cmn_cpulist_first(const char *s)
 	return (int)v;
 }
 
-void cmn_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		default:
-			if (c < 0x20)
-				fprintf(out, "\\u%04x", c);
-			else
-				fputc(c, out);
-		}
-	}
-	fputc('"', out);
-}
-
-void cmn_json_num(FILE *out, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", out);
-	else if (v == (double)(int64_t)v && fabs(v) < 9e15)
-		fprintf(out, "%lld", (long long)v);
-	else
-		fprintf(out, "%.10g", v);
-}
-
 bool cmn_isatty(FILE *f)
 {
 	return isatty(fileno(f));
+}
+
+double cmn_epoch_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

@@ -6,10 +6,11 @@
 #ifndef ARM_CMN_HNF_HNF_H
 #define ARM_CMN_HNF_HNF_H
 
+#include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
-#include <linux/list.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
@@ -18,26 +19,58 @@
 #define CMN_HNF_DRV_NAME	"arm-cmn-hnf"
 #define CMN_HNF_PMU_PREFIX	"arm_cmn_hnf_"
 
-/* hw_perf_event.idx of the cycles event; 0..7 are global counters */
+/*
+ * hw_perf_event.idx of an added event: 0..7 the global counter of a GLOBAL
+ * event, CMN_HNF_IDX_CYCLES the cycle counter, CMN_HNF_IDX_LOCAL + n the
+ * LOCAL32/LOCAL64 event in cmn->local[n] (n = 2 * xp + pair).
+ */
 #define CMN_HNF_IDX_CYCLES	CMN_HNF_DTC_COUNTERS
+#define CMN_HNF_IDX_LOCAL	16
 #define CMN_HNF_IDX_NONE	(-1)
+#define CMN_HNF_NR_LOCAL	(2 * CMN_HNF_MAX_XPS)
 
 /**
- * struct cmn_hnf_counter - what one added HN-F event owns
+ * struct cmn_hnf_counter - a GLOBAL event: one global counter index
  * @event:	the perf event, NULL when the global counter is free
  * @req:	what it asked for
  * @grant:	what the allocator gave it; grant.global is this counter's index
- * @prev:	the last consistent sample, the base of the next delta
+ * @acc:	counting state (see struct cmn_hnf_acc)
  * @first:	index in topo->hnf[] of the first HN-F taking part
  * @count:	number of consecutive HN-Fs taking part from @first
+ * @nxps:	number of XPs holding a DTM counter of the event
+ * @xp:		those XPs (index in topo->xp[]), each read once per sample
+ * @fields:	per XP in @xp: bit n, its 16-bit counter n is the event's
  */
 struct cmn_hnf_counter {
 	struct perf_event *event;
 	struct cmn_hnf_request req;
 	struct cmn_hnf_grant grant;
-	struct cmn_hnf_sample prev;
+	struct cmn_hnf_acc acc;
 	unsigned int first;
 	unsigned int count;
+	unsigned int nxps;
+	u8 xp[CMN_HNF_MAX_XPS];
+	u8 fields[CMN_HNF_MAX_XPS];
+};
+
+/**
+ * struct cmn_hnf_local - a LOCAL32 or LOCAL64 event
+ * @event:	the perf event, NULL when free
+ * @req:	what it asked for (bynodeid, req.hnf is its HN-F)
+ * @xp:		its HN-F's XP
+ * @ctr:	lowest DTM counter of the combined counter (0 or 2)
+ * @width:	32 or 64
+ * @slot:	its pmu_event_sel slot on the HN-F
+ * @prev:	the counter's value at the last read
+ */
+struct cmn_hnf_local {
+	struct perf_event *event;
+	struct cmn_hnf_request req;
+	u8 xp;
+	u8 ctr;
+	u8 width;
+	u8 slot;
+	u64 prev;
 };
 
 struct cmn_hnf;
@@ -47,20 +80,26 @@ struct cmn_hnf;
  * @cmn:	the mesh
  * @irq:	Linux IRQ number
  * @dtc_mask:	bit d: DTC d raises its overflow interrupt on this line
+ * @polled:	the line is off (it stormed, or could not follow the PMU's
+ *		CPU); the poll timer reads the counters instead
+ * @storm:	storm detection state
  */
 struct cmn_hnf_irq {
 	struct cmn_hnf *cmn;
 	int irq;
 	u8 dtc_mask;
+	bool polled;
+	struct cmn_hnf_storm storm;
 };
 
 /**
  * struct cmn_hnf - one CMN-600 mesh and its PMU
  *
  * Everything below @pmu is touched only by the CPU in @cpu with interrupts
- * disabled (perf callbacks, the overflow handler pinned to that CPU), so the
- * data path takes no locks. Migration on hotplug moves @cpu, the perf context
- * and the interrupts together.
+ * disabled (perf callbacks, the overflow handler and the poll timer, both
+ * pinned to that CPU), so the data path takes no locks. Migration on
+ * hotplug moves @cpu, the perf context and the interrupts together, with
+ * the interrupt lines disabled meanwhile.
  */
 struct cmn_hnf {
 	struct device *dev;
@@ -77,15 +116,26 @@ struct cmn_hnf {
 	int id;
 	const char *name;
 	struct pmu pmu;
+	/* set and cleared under cpus_read_lock(): hotplug may migrate */
 	bool registered;
+	/* hw_init() done: remove and shutdown quiesce the hardware */
+	bool hw_ready;
 
 	/* Data path state (owning CPU only) */
 	bool core_disabled;
+	bool hw_enabled;
 	unsigned int txn_flags;
+	unsigned int nr_events;		/* added, of any kind */
+	unsigned int nr_polled;		/* added LOCAL32 events */
+	unsigned int nr_polled_lines;	/* lines with .polled set */
+	struct hrtimer poll;
 	struct cmn_hnf_alloc_state alloc;
 	/* one per global counter index, then the cycle counter */
 	struct cmn_hnf_counter ctr[CMN_HNF_DTC_COUNTERS + 1];
 	u64 cycles_prev;
+	bool cycles_wrapped;
+	struct cmn_hnf_local local[CMN_HNF_NR_LOCAL];
+	DECLARE_BITMAP(local_used, CMN_HNF_NR_LOCAL);
 
 	/* Register shadows, written whole by hw.c */
 	u8 hnf_ev[CMN_HNF_MAX_HNFS][CMN_HNF_HNF_SLOTS];
@@ -100,10 +150,10 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn);
 void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn);
 void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf);
 void cmn_hnf_hw_write_dtm(struct cmn_hnf *cmn, unsigned int xp);
-u16 cmn_hnf_hw_read_local(struct cmn_hnf *cmn, unsigned int xp,
-			  unsigned int ctr);
+u64 cmn_hnf_hw_read_dtm(struct cmn_hnf *cmn, unsigned int xp);
 u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
 			   unsigned int idx);
+void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn);
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn);
 void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on);
 void cmn_hnf_hw_cycles_clock(struct cmn_hnf *cmn, bool always_on);
@@ -113,6 +163,7 @@ void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int dtc, u32 bits);
 /* pmu.c */
 void cmn_hnf_pmu_init(struct cmn_hnf *cmn);
 irqreturn_t cmn_hnf_irq_handler(int irq, void *dev_id);
+int cmn_hnf_route_irqs(struct cmn_hnf *cmn, unsigned int cpu);
 void cmn_hnf_migrate(struct cmn_hnf *cmn, unsigned int cpu);
 int cmn_hnf_cpu_online(unsigned int cpu, struct hlist_node *cpuhp_node);
 int cmn_hnf_cpu_offline(unsigned int cpu, struct hlist_node *cpuhp_node);

@@ -6,23 +6,47 @@
  * and DTM configuration registers in struct cmn_hnf; this file turns the
  * shadows into register words (with the encoders of logic.h) and writes
  * them whole, and reads counters back.
+ *
+ * All accesses go through the four accessors below. Most are relaxed: the
+ * CMN-600 configuration space is one device, and relaxed accesses from one
+ * CPU to one device reach it in program order, which is all that the
+ * programming sequences need (configure, then enable; read a baseline,
+ * then select the event). No access here is ordered against normal memory
+ * (the CMN does no DMA). The two places that need more say so.
  */
 #include <linux/bitfield.h>
 #include <linux/io.h>
 
 #include "hnf.h"
 
-static void __iomem *cmn_hnf_reg(struct cmn_hnf *cmn, u32 node, u32 reg)
+/* Relaxed 64-bit read of the register at @off from PERIPHBASE */
+static u64 cmn_hnf_rd(struct cmn_hnf *cmn, u32 off)
 {
-	return cmn->base + node + reg;
+	return readq_relaxed(cmn->base + off);
+}
+
+/* Relaxed 32-bit read (the global counters are 32-bit halves) */
+static u32 cmn_hnf_rd32(struct cmn_hnf *cmn, u32 off)
+{
+	return readl_relaxed(cmn->base + off);
+}
+
+/* 64-bit read that completes before any later access is issued */
+static u64 cmn_hnf_rd_ordered(struct cmn_hnf *cmn, u32 off)
+{
+	return readq(cmn->base + off);
+}
+
+/* Relaxed 64-bit write */
+static void cmn_hnf_wr(struct cmn_hnf *cmn, u32 off, u64 val)
+{
+	writeq_relaxed(val, cmn->base + off);
 }
 
 /* Discovery reader: cmn_hnf_discover() keeps @offset inside the region. */
 u64 cmn_hnf_hw_read64(void *ctx, u32 offset)
 {
-	struct cmn_hnf *cmn = ctx;
-
-	return readq(cmn->base + offset);
+	return cmn_hnf_rd(ctx, offset);
 }
 
 static u32 cmn_hnf_dtc_node(struct cmn_hnf *cmn, unsigned int dtc)
@@ -30,44 +54,56 @@ static u32 cmn_hnf_dtc_node(struct cmn_hnf *cmn, unsigned int dtc)
 	return cmn->topo->dtc[dtc].offset;
 }
 
+static u32 cmn_hnf_xp_node(struct cmn_hnf *cmn, unsigned int xp)
+{
+	return cmn->topo->xp[xp].offset;
+}
+
 void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf)
 {
 	u64 val = cmn_hnf_encode_event_sel(cmn->hnf_ev[hnf],
 					   cmn->alloc.occup_val[hnf]);
 
-	writeq(val, cmn_hnf_reg(cmn, cmn->topo->hnf[hnf].offset,
-				CMN_HNF_PMU_EVENT_SEL));
+	cmn_hnf_wr(cmn, cmn->topo->hnf[hnf].offset + CMN_HNF_PMU_EVENT_SEL, val);
 }
 
 void cmn_hnf_hw_write_dtm(struct cmn_hnf *cmn, unsigned int xp)
 {
 	u64 val = cmn_hnf_encode_dtm_config(&cmn->dtm[xp]);
 
-	writeq(val, cmn_hnf_reg(cmn, cmn->topo->xp[xp].offset,
-				CMN_DTM_PMU_CONFIG));
+	cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMU_CONFIG, val);
 }
 
-u16 cmn_hnf_hw_read_local(struct cmn_hnf *cmn, unsigned int xp,
-			  unsigned int ctr)
+/* The four 16-bit local counters of an XP's DTM, in one access */
+u64 cmn_hnf_hw_read_dtm(struct cmn_hnf *cmn, unsigned int xp)
 {
-	u64 val = readq(cmn_hnf_reg(cmn, cmn->topo->xp[xp].offset,
-				    CMN_DTM_PMEVCNT));
-
-	return (u16)(val >> (CMN_DTM_PMEVCNT_WIDTH * ctr));
+	return cmn_hnf_rd(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMEVCNT);
 }
 
 u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
 			   unsigned int idx)
 {
-	return readl(cmn_hnf_reg(cmn, cmn_hnf_dtc_node(cmn, dtc),
-				 CMN_DT_PMEVCNT_PAIR(idx / 2) +
-				 CMN_DT_PMEVCNT_ODD * (idx % 2)));
+	return cmn_hnf_rd32(cmn, cmn_hnf_dtc_node(cmn, dtc) +
+			    CMN_DT_PMEVCNT_PAIR(idx / 2) +
+			    CMN_DT_PMEVCNT_ODD * (idx % 2));
+}
+
+/*
+ * A GLOBAL sample reads the global counters, then the local ones: a carry
+ * lands on the DTC after its local counter wrapped, so in that order a
+ * sample can never hold a carry without the wrap that made it. Within the
+ * mesh the DTC and the XPs are different nodes, so do not rely on device
+ * ordering here: the global reads must have completed (as readq() would
+ * make them) before the first local read is issued.
+ */
+void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn)
+{
+	dma_rmb();
 }
 
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn)
 {
-	u64 val = readq(cmn_hnf_reg(cmn, cmn_hnf_dtc_node(cmn, 0),
-				    CMN_DT_PMCCNTR));
+	u64 val = cmn_hnf_rd(cmn, cmn_hnf_dtc_node(cmn, 0) + CMN_DT_PMCCNTR);
 
 	return val & GENMASK_ULL(CMN_DT_PMCCNTR_WIDTH - 1, 0);
 }
@@ -79,7 +115,7 @@ static void cmn_hnf_hw_write_pmcr(struct cmn_hnf *cmn, unsigned int dtc,
 
 	if (on)
 		val |= CMN_DT_PMCR_PMU_EN;
-	writeq(val, cmn_hnf_reg(cmn, cmn_hnf_dtc_node(cmn, dtc), CMN_DT_PMCR));
+	cmn_hnf_wr(cmn, cmn_hnf_dtc_node(cmn, dtc) + CMN_DT_PMCR, val);
 }
 
 /* Global enable: PMCR.pmu_en on every DTC, not only DTC0 */
@@ -102,28 +138,38 @@ void cmn_hnf_hw_cycles_clock(struct cmn_hnf *cmn, bool always_on)
 
 	if (always_on)
 		val |= CMN_DT_DTC_CTL_CG_DISABLE;
-	writeq(val, cmn_hnf_reg(cmn, cmn_hnf_dtc_node(cmn, 0), CMN_DT_DTC_CTL));
+	cmn_hnf_wr(cmn, cmn_hnf_dtc_node(cmn, 0) + CMN_DT_DTC_CTL, val);
 }
 
+/*
+ * Overflow status, read first by the interrupt handler: the counter reads
+ * that follow must see at least the values that raised the flags, so this
+ * read completes before they are issued.
+ */
 u32 cmn_hnf_hw_ovf_status(struct cmn_hnf *cmn, unsigned int dtc)
 {
-	u64 val = readq(cmn_hnf_reg(cmn, cmn_hnf_dtc_node(cmn, dtc),
-				    CMN_DT_PMOVSR));
+	u64 val = cmn_hnf_rd_ordered(cmn, cmn_hnf_dtc_node(cmn, dtc) +
+				     CMN_DT_PMOVSR);
 
 	return val & (CMN_DT_PMOVSR_EVCNT | CMN_DT_PMOVSR_CYCLES);
 }
 
+/*
+ * Write-one-to-clear. Relaxed: the counters it is about were read before,
+ * in program order, and a clear that lands late can only bring the handler
+ * back once more to an empty status (IRQ_NONE).
+ */
 void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int dtc, u32 bits)
 {
-	writeq(bits, cmn_hnf_reg(cmn, cmn_hnf_dtc_node(cmn, dtc),
-				 CMN_DT_PMOVSR_CLR));
+	cmn_hnf_wr(cmn, cmn_hnf_dtc_node(cmn, dtc) + CMN_DT_PMOVSR_CLR, bits);
 }
 
 /*
- * Probe: every HN-F selects nothing, every DTM has pmu_en and no paired
- * counter, every DTC is enabled with its overflow interrupt and a clean
- * overflow status. Counter values are left alone: each event takes its own
- * baseline.
+ * Probe, once nothing can fail any more: every HN-F selects nothing, every
+ * DTM has pmu_en and no counter in use, every DTC has dt_en, its overflow
+ * interrupt enabled and a clean overflow status, and counts nothing
+ * (pmu_en clear) until an event is added. Counter values are left alone:
+ * each event takes its own baseline.
  */
 void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 {
@@ -137,34 +183,33 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 	for (i = 0; i < topo->num_xps; i++)
 		cmn_hnf_hw_write_dtm(cmn, i);
 	for (i = 0; i < topo->num_dtcs; i++) {
-		u32 node = cmn_hnf_dtc_node(cmn, i);
-
-		writeq(CMN_DT_DTC_CTL_DT_EN,
-		       cmn_hnf_reg(cmn, node, CMN_DT_DTC_CTL));
-		cmn_hnf_hw_write_pmcr(cmn, i, true);
+		cmn_hnf_wr(cmn, cmn_hnf_dtc_node(cmn, i) + CMN_DT_DTC_CTL,
+			   CMN_DT_DTC_CTL_DT_EN);
+		cmn_hnf_hw_write_pmcr(cmn, i, false);
 		cmn_hnf_hw_ovf_clear(cmn, i, CMN_DT_PMOVSR_EVCNT |
 					     CMN_DT_PMOVSR_CYCLES);
 	}
+	cmn->hw_enabled = false;
 }
 
-/* Remove: stop everything that probe started. */
+/* Remove and shutdown: stop everything that probe started. */
 void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn)
 {
 	const struct cmn_hnf_topology *topo = cmn->topo;
 	unsigned int i;
 
+	for (i = 0; i < topo->num_dtcs; i++) {
+		u32 node = cmn_hnf_dtc_node(cmn, i);
+
+		cmn_hnf_wr(cmn, node + CMN_DT_PMCR, 0);
+		cmn_hnf_wr(cmn, node + CMN_DT_DTC_CTL, 0);
+		cmn_hnf_hw_ovf_clear(cmn, i, CMN_DT_PMOVSR_EVCNT |
+					     CMN_DT_PMOVSR_CYCLES);
+	}
 	memset(cmn->hnf_ev, 0, sizeof(cmn->hnf_ev));
 	for (i = 0; i < topo->num_hnfs; i++)
 		cmn_hnf_hw_write_event_sel(cmn, i);
 	for (i = 0; i < topo->num_xps; i++)
-		writeq(0, cmn_hnf_reg(cmn, topo->xp[i].offset,
-				      CMN_DTM_PMU_CONFIG));
-	for (i = 0; i < topo->num_dtcs; i++) {
-		u32 node = cmn_hnf_dtc_node(cmn, i);
-
-		writeq(0, cmn_hnf_reg(cmn, node, CMN_DT_PMCR));
-		writeq(0, cmn_hnf_reg(cmn, node, CMN_DT_DTC_CTL));
-		cmn_hnf_hw_ovf_clear(cmn, i, CMN_DT_PMOVSR_EVCNT |
-					     CMN_DT_PMOVSR_CYCLES);
-	}
+		cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, i) + CMN_DTM_PMU_CONFIG, 0);
+	cmn->hw_enabled = false;
 }

@@ -18,7 +18,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
-#include <kunit/visibility.h>
+#include <arm_cmn_hnf/compat.h>
 
 #include <arm_cmn_hnf/logic.h>
 
@@ -87,6 +87,13 @@ u64 cmn_hnf_encode_dtm_config(const struct cmn_hnf_dtm_cfg *cfg)
 	u64 val = CMN_DTM_PMU_CONFIG_PMU_EN |
 		  FIELD_PREP(CMN_DTM_PMU_CONFIG_PAIRED, cfg->paired);
 	unsigned int n;
+
+	if (cfg->comb & CMN_HNF_COMB_01)
+		val |= CMN_DTM_PMU_CONFIG_CNT01_COMB;
+	if (cfg->comb & CMN_HNF_COMB_23)
+		val |= CMN_DTM_PMU_CONFIG_CNT23_COMB;
+	if (cfg->comb & CMN_HNF_COMB_ALL)
+		val |= CMN_DTM_PMU_CONFIG_ALL_COMB;
 
 	/* Per-counter fields: the counter 0 field, shifted by the stride */
 	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++) {
@@ -562,22 +569,39 @@ int cmn_hnf_find_hnf(const struct cmn_hnf_topology *topo, u16 nodeid)
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_find_hnf);
 
 /* ------------------------------------------------------------------------ */
+/* DTM-local counter widths                                                 */
+
+u64 cmn_hnf_worst_case(const struct cmn_hnf_evsel *sel, unsigned int poll_ms)
+{
+	u64 per_cycle = sel->eventid == CMN_HNF_EVENT_OCCUPANCY ?
+			CMN_HNF_MAX_OCCUPANCY : CMN_HNF_MAX_EVENT_RATE;
+
+	/* cycles per ms: MHz * 1000 */
+	return per_cycle * CMN_HNF_MAX_MESH_MHZ * 1000 * poll_ms;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_worst_case);
+
+u8 cmn_hnf_local_widths(const struct cmn_hnf_evsel *sel, unsigned int poll_ms)
+{
+	u8 widths = CMN_HNF_WIDTH_64;
+
+	if (sel->cycles || !sel->bynodeid)
+		return 0;
+	if (cmn_hnf_worst_case(sel, poll_ms) < BIT_ULL(31))
+		widths |= CMN_HNF_WIDTH_32;
+	return widths;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_widths);
+
+/* ------------------------------------------------------------------------ */
 /* Counter allocation                                                       */
+
+#define CMN_HNF_DTM_ALL		GENMASK(CMN_HNF_DTM_COUNTERS - 1, 0)
+#define CMN_HNF_PAIR_MASK(p)	(GENMASK(1, 0) << (2 * (p)))
 
 static bool cmn_hnf_claims_occup(const struct cmn_hnf_request *req)
 {
 	return req->sel.eventid == CMN_HNF_EVENT_OCCUPANCY;
-}
-
-static void cmn_hnf_release_node(struct cmn_hnf_alloc_state *state,
-				 const struct cmn_hnf_topology *topo,
-				 const struct cmn_hnf_request *req,
-				 const struct cmn_hnf_grant *grant, unsigned int h)
-{
-	state->dtm_used[topo->hnf[h].xp] &= ~BIT(grant->dtm_ctr[h]);
-	state->slot_used[h] &= ~BIT(grant->slot[h]);
-	if (cmn_hnf_claims_occup(req) && !--state->occup_refs[h])
-		state->occup_val[h] = 0;
 }
 
 /* Lowest clear bit of @used below @n, or -1 */
@@ -588,31 +612,37 @@ static int cmn_hnf_lowest_free(unsigned long used, unsigned int n)
 	return free ? __ffs(free) : -1;
 }
 
-static int cmn_hnf_claim_node(struct cmn_hnf_alloc_state *state,
-			      const struct cmn_hnf_topology *topo,
-			      const struct cmn_hnf_request *req,
-			      struct cmn_hnf_grant *grant, unsigned int h)
+/* Has HN-F @h a free event slot, and a compatible occupancy filter? */
+static bool cmn_hnf_node_fits(const struct cmn_hnf_alloc_state *state,
+			      const struct cmn_hnf_request *req, unsigned int h)
 {
-	unsigned int xp = topo->hnf[h].xp;
-	int ctr, slot;
+	if (cmn_hnf_lowest_free(state->slot_used[h], CMN_HNF_HNF_SLOTS) < 0)
+		return false;
+	return !(cmn_hnf_claims_occup(req) && state->occup_refs[h] &&
+		 state->occup_val[h] != req->sel.occupid);
+}
 
-	ctr = cmn_hnf_lowest_free(state->dtm_used[xp], CMN_HNF_DTM_COUNTERS);
-	slot = cmn_hnf_lowest_free(state->slot_used[h], CMN_HNF_HNF_SLOTS);
-	if (ctr < 0 || slot < 0)
-		return -ENOSPC;
-	if (cmn_hnf_claims_occup(req) && state->occup_refs[h] &&
-	    state->occup_val[h] != req->sel.occupid)
-		return -ENOSPC;
+static void cmn_hnf_claim_node(struct cmn_hnf_alloc_state *state,
+			       const struct cmn_hnf_request *req,
+			       struct cmn_hnf_grant *grant, unsigned int h)
+{
+	int slot = cmn_hnf_lowest_free(state->slot_used[h], CMN_HNF_HNF_SLOTS);
 
-	state->dtm_used[xp] |= BIT(ctr);
 	state->slot_used[h] |= BIT(slot);
 	if (cmn_hnf_claims_occup(req)) {
 		state->occup_val[h] = req->sel.occupid;
 		state->occup_refs[h]++;
 	}
-	grant->dtm_ctr[h] = ctr;
 	grant->slot[h] = slot;
-	return 0;
+}
+
+static void cmn_hnf_release_node(struct cmn_hnf_alloc_state *state,
+				 const struct cmn_hnf_request *req,
+				 const struct cmn_hnf_grant *grant, unsigned int h)
+{
+	state->slot_used[h] &= ~BIT(grant->slot[h]);
+	if (cmn_hnf_claims_occup(req) && !--state->occup_refs[h])
+		state->occup_val[h] = 0;
 }
 
 /* The HN-Fs an event counts on: all of them, or the one it names */
@@ -629,42 +659,243 @@ static void cmn_hnf_req_range(const struct cmn_hnf_topology *topo,
 	}
 }
 
-int cmn_hnf_alloc(struct cmn_hnf_alloc_state *state,
-		  const struct cmn_hnf_topology *topo,
-		  const struct cmn_hnf_request *req, struct cmn_hnf_grant *grant)
+/* Can the LOCAL64 event of an XP whose dtm_local is @local be 32 bits? */
+static bool cmn_hnf_can_narrow(u8 local)
 {
-	unsigned int first, end, h;
-	int global, ret;
+	return (local & CMN_HNF_LOCAL_ALL) && !(local & CMN_HNF_LOCAL_ALL_FIXED);
+}
 
-	if (req->hnf >= (int)topo->num_hnfs)
-		return -EINVAL;
-	if (req->sel.cycles) {
-		if (state->cycles_used)
-			return -ENOSPC;
-		state->cycles_used = true;
-		return 0;
-	}
+/*
+ * Aggregated requests: every HN-F takes one 16-bit counter of its XP and
+ * the event one global counter. Everything is checked before anything is
+ * claimed, so a refusal leaves the state alone.
+ */
+static int cmn_hnf_alloc_global(struct cmn_hnf_alloc_state *state,
+				const struct cmn_hnf_topology *topo,
+				const struct cmn_hnf_request *req,
+				struct cmn_hnf_grant *grant)
+{
+	u8 need[CMN_HNF_MAX_XPS] = {};
+	unsigned int first, end, h, xp, free;
+	u64 narrow = 0;
+	int global, ctr;
 
-	/*
-	 * CMN-600 cannot tell which DTC domain an XP belongs to, so the event
-	 * holds the same global counter on every DTC and sums them all.
-	 */
 	global = cmn_hnf_lowest_free(state->global_used, CMN_HNF_DTC_COUNTERS);
 	if (global < 0)
 		return -ENOSPC;
 
 	cmn_hnf_req_range(topo, req, &first, &end);
 	for (h = first; h < end; h++) {
-		ret = cmn_hnf_claim_node(state, topo, req, grant, h);
-		if (ret) {
-			while (h-- > first)
-				cmn_hnf_release_node(state, topo, req, grant, h);
-			return ret;
-		}
+		if (!cmn_hnf_node_fits(state, req, h))
+			return -ENOSPC;
+		need[topo->hnf[h].xp]++;
+	}
+	for (xp = 0; xp < topo->num_xps; xp++) {
+		if (!need[xp])
+			continue;
+		free = CMN_HNF_DTM_COUNTERS - hweight8(state->dtm_used[xp]);
+		if (free >= need[xp])
+			continue;
+		/* A 64-bit local counter gives back two counters as 32 bits */
+		if (!cmn_hnf_can_narrow(state->dtm_local[xp]) || free + 2 < need[xp])
+			return -ENOSPC;
+		narrow |= BIT_ULL(xp);
+	}
+
+	for (xp = 0; xp < topo->num_xps; xp++) {
+		if (!(narrow & BIT_ULL(xp)))
+			continue;
+		state->dtm_used[xp] &= ~CMN_HNF_PAIR_MASK(1);
+		state->dtm_local[xp] = CMN_HNF_LOCAL_PAIR(0);
+	}
+	for (h = first; h < end; h++) {
+		xp = topo->hnf[h].xp;
+		ctr = cmn_hnf_lowest_free(state->dtm_used[xp], CMN_HNF_DTM_COUNTERS);
+		state->dtm_used[xp] |= BIT(ctr);
+		grant->dtm_ctr[h] = ctr;
+		cmn_hnf_claim_node(state, req, grant, h);
 	}
 	state->global_used |= BIT(global);
+	grant->place = CMN_HNF_PLACE_GLOBAL;
 	grant->global = global;
+	grant->narrowed = narrow;
 	return 0;
+}
+
+/* How a bynodeid event would sit in one XP */
+struct cmn_hnf_fit {
+	u8 place;
+	u8 ctr;			/* lowest DTM counter */
+};
+
+/* Where a bynodeid request fits among the free counters @used leaves */
+static bool cmn_hnf_fit_one(u8 used, u8 widths, bool global_free,
+			    struct cmn_hnf_fit *fit)
+{
+	unsigned int p;
+	int ctr;
+
+	if ((widths & CMN_HNF_WIDTH_64) && !(used & CMN_HNF_DTM_ALL)) {
+		fit->place = CMN_HNF_PLACE_LOCAL64;
+		fit->ctr = 0;
+		return true;
+	}
+	for (p = 0; (widths & CMN_HNF_WIDTH_32) && p < 2; p++) {
+		if (!(used & CMN_HNF_PAIR_MASK(p))) {
+			fit->place = CMN_HNF_PLACE_LOCAL32;
+			fit->ctr = 2 * p;
+			return true;
+		}
+	}
+	ctr = cmn_hnf_lowest_free(used, CMN_HNF_DTM_COUNTERS);
+	if (!global_free || ctr < 0)
+		return false;
+	fit->place = CMN_HNF_PLACE_GLOBAL;
+	fit->ctr = ctr;
+	return true;
+}
+
+/* Ways to make room in a full XP, tried in this order */
+enum cmn_hnf_room {
+	CMN_HNF_ROOM_NARROW,	/* LOCAL64 -> LOCAL32 at pair 0 */
+	CMN_HNF_ROOM_MOVE_ALL,	/* LOCAL64 -> GLOBAL on counter 0 */
+	CMN_HNF_ROOM_MOVE_0,	/* LOCAL32 at pair 0 -> GLOBAL on counter 0 */
+	CMN_HNF_ROOM_MOVE_1,	/* LOCAL32 at pair 1 -> GLOBAL on counter 2 */
+	CMN_HNF_ROOM_NR,
+};
+
+/*
+ * What @used and @local of an XP become after @room; false if @room does
+ * not apply. A move takes a global counter.
+ */
+static bool cmn_hnf_make_room(int room, u8 *used, u8 *local)
+{
+	switch (room) {
+	case CMN_HNF_ROOM_NARROW:
+		if (!cmn_hnf_can_narrow(*local))
+			return false;
+		*used &= ~CMN_HNF_PAIR_MASK(1);
+		*local = CMN_HNF_LOCAL_PAIR(0);
+		return true;
+	case CMN_HNF_ROOM_MOVE_ALL:
+		if (!(*local & CMN_HNF_LOCAL_ALL))
+			return false;
+		*used = BIT(0);
+		*local = 0;
+		return true;
+	case CMN_HNF_ROOM_MOVE_0:
+	case CMN_HNF_ROOM_MOVE_1: {
+		unsigned int p = room - CMN_HNF_ROOM_MOVE_0;
+
+		if (!(*local & CMN_HNF_LOCAL_PAIR(p)))
+			return false;
+		*used &= ~BIT(2 * p + 1);
+		*local &= ~CMN_HNF_LOCAL_PAIR(p);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/*
+ * A bynodeid request: the widest local counter that fits, else a 16-bit
+ * counter and a global one; if the XP is full, the first way of making room
+ * after which it fits.
+ */
+static int cmn_hnf_alloc_one(struct cmn_hnf_alloc_state *state,
+			     const struct cmn_hnf_topology *topo,
+			     const struct cmn_hnf_request *req,
+			     struct cmn_hnf_grant *grant)
+{
+	unsigned int h = req->hnf, xp = topo->hnf[h].xp;
+	int global, room, made = -1, moved_to = -1;
+	struct cmn_hnf_fit fit;
+	u8 used, local, globals;
+	bool fits;
+
+	if (!cmn_hnf_node_fits(state, req, h))
+		return -ENOSPC;
+
+	used = state->dtm_used[xp];
+	local = state->dtm_local[xp];
+	globals = state->global_used;
+	fits = cmn_hnf_fit_one(used, req->widths, globals != 0xff, &fit);
+	for (room = 0; !fits && room < CMN_HNF_ROOM_NR; room++) {
+		used = state->dtm_used[xp];
+		local = state->dtm_local[xp];
+		globals = state->global_used;
+		if (!cmn_hnf_make_room(room, &used, &local))
+			continue;
+		if (room != CMN_HNF_ROOM_NARROW) {
+			/* the event that moves takes a global counter */
+			moved_to = cmn_hnf_lowest_free(globals, CMN_HNF_DTC_COUNTERS);
+			if (moved_to < 0)
+				break;
+			globals |= BIT(moved_to);
+		}
+		fits = cmn_hnf_fit_one(used, req->widths, globals != 0xff, &fit);
+		if (fits)
+			made = room;
+	}
+	if (!fits)
+		return -ENOSPC;
+
+	if (made == CMN_HNF_ROOM_NARROW) {
+		grant->narrowed = BIT_ULL(xp);
+	} else if (made >= 0) {
+		grant->moved.xp = xp;
+		grant->moved.pair = made == CMN_HNF_ROOM_MOVE_1;
+		grant->moved.global = moved_to;
+	}
+
+	switch (fit.place) {
+	case CMN_HNF_PLACE_LOCAL64:
+		used |= CMN_HNF_DTM_ALL;
+		local |= CMN_HNF_LOCAL_ALL;
+		if (!(req->widths & CMN_HNF_WIDTH_32))
+			local |= CMN_HNF_LOCAL_ALL_FIXED;
+		break;
+	case CMN_HNF_PLACE_LOCAL32:
+		used |= CMN_HNF_PAIR_MASK(fit.ctr / 2);
+		local |= CMN_HNF_LOCAL_PAIR(fit.ctr / 2);
+		break;
+	default:
+		global = cmn_hnf_lowest_free(globals, CMN_HNF_DTC_COUNTERS);
+		globals |= BIT(global);
+		used |= BIT(fit.ctr);
+		grant->global = global;
+		break;
+	}
+	state->dtm_used[xp] = used;
+	state->dtm_local[xp] = local;
+	state->global_used = globals;
+	cmn_hnf_claim_node(state, req, grant, h);
+	grant->place = fit.place;
+	grant->dtm_ctr[h] = fit.ctr;
+	return 0;
+}
+
+int cmn_hnf_alloc(struct cmn_hnf_alloc_state *state,
+		  const struct cmn_hnf_topology *topo,
+		  const struct cmn_hnf_request *req, struct cmn_hnf_grant *grant)
+{
+	if (req->hnf < -1 || req->hnf >= (int)topo->num_hnfs)
+		return -EINVAL;
+
+	grant->place = CMN_HNF_PLACE_NONE;
+	grant->narrowed = 0;
+	grant->moved.xp = -1;
+	if (req->sel.cycles) {
+		if (state->cycles_used)
+			return -ENOSPC;
+		state->cycles_used = true;
+		grant->place = CMN_HNF_PLACE_CYCLES;
+		return 0;
+	}
+	if (req->hnf >= 0 && req->widths)
+		return cmn_hnf_alloc_one(state, topo, req, grant);
+	return cmn_hnf_alloc_global(state, topo, req, grant);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_alloc);
 
@@ -673,46 +904,123 @@ void cmn_hnf_free(struct cmn_hnf_alloc_state *state,
 		  const struct cmn_hnf_request *req,
 		  const struct cmn_hnf_grant *grant)
 {
-	unsigned int first, end, h;
+	unsigned int first, end, h, xp;
+	u8 ctr;
 
 	if (req->sel.cycles) {
 		state->cycles_used = false;
 		return;
 	}
 	cmn_hnf_req_range(topo, req, &first, &end);
-	for (h = first; h < end; h++)
-		cmn_hnf_release_node(state, topo, req, grant, h);
-	state->global_used &= ~BIT(grant->global);
+	for (h = first; h < end; h++) {
+		xp = topo->hnf[h].xp;
+		ctr = grant->dtm_ctr[h];
+		switch (grant->place) {
+		case CMN_HNF_PLACE_LOCAL64:
+			state->dtm_used[xp] &= ~CMN_HNF_DTM_ALL;
+			state->dtm_local[xp] &= ~(CMN_HNF_LOCAL_ALL |
+						  CMN_HNF_LOCAL_ALL_FIXED);
+			break;
+		case CMN_HNF_PLACE_LOCAL32:
+			state->dtm_used[xp] &= ~CMN_HNF_PAIR_MASK(ctr / 2);
+			state->dtm_local[xp] &= ~CMN_HNF_LOCAL_PAIR(ctr / 2);
+			break;
+		default:
+			state->dtm_used[xp] &= ~BIT(ctr);
+			break;
+		}
+		cmn_hnf_release_node(state, req, grant, h);
+	}
+	if (grant->place == CMN_HNF_PLACE_GLOBAL)
+		state->global_used &= ~BIT(grant->global);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
 
 /* ------------------------------------------------------------------------ */
 /* Counter arithmetic                                                       */
 
-u64 cmn_hnf_count_delta(const struct cmn_hnf_sample *prev,
-			const struct cmn_hnf_sample *cur,
-			unsigned int num_dtcs, unsigned int num_locals)
+u32 cmn_hnf_sum_fields(u64 val, u8 fields)
 {
-	u64 carries = 0;
-	s64 local = 0;
-	unsigned int i;
+	unsigned int n;
+	u32 sum = 0;
+
+	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++)
+		if (fields & BIT(n))
+			sum += (u16)(val >> (CMN_DTM_PMEVCNT_WIDTH * n));
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_sum_fields);
+
+void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base)
+{
+	memset(acc, 0, sizeof(*acc));
+	acc->last = *base;
+	acc->high = base->local;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_init);
+
+u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
+		       unsigned int num_dtcs, bool *short_sample)
+{
+	unsigned int d;
+	u64 now, delta;
 
 	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
-	num_locals = min_t(unsigned int, num_locals, CMN_HNF_MAX_HNFS);
-
 	/* Each global increment is one wrap of a 16-bit local counter */
-	for (i = 0; i < num_dtcs; i++)
-		carries += (u32)(cur->global[i] - prev->global[i]);
-	/* ...and a local counter that wrapped went down: the sum is signed */
-	for (i = 0; i < num_locals; i++)
-		local += (s64)cur->local[i] - (s64)prev->local[i];
+	for (d = 0; d < num_dtcs; d++) {
+		if (s->global[d] < acc->last.global[d])
+			acc->wrapped |= BIT(d);
+		acc->carries += (u32)(s->global[d] - acc->last.global[d]);
+		acc->last.global[d] = s->global[d];
+	}
+	acc->last.local = s->local;
 
-	return (carries << CMN_DTM_PMEVCNT_WIDTH) + (u64)local;
+	now = (acc->carries << CMN_DTM_PMEVCNT_WIDTH) + s->local;
+	*short_sample = now < acc->high;
+	if (*short_sample)
+		return 0;
+	delta = now - acc->high;
+	acc->high = now;
+	return delta;
 }
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_count_delta);
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_update);
+
+u64 cmn_hnf_local_value(u64 val, unsigned int ctr, unsigned int width)
+{
+	if (width >= 64)
+		return val;
+	return (val >> (CMN_DTM_PMEVCNT_WIDTH * ctr)) & GENMASK_ULL(width - 1, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_value);
+
+u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width)
+{
+	if (width >= 64)
+		return cur - prev;
+	return (cur - prev) & GENMASK_ULL(width - 1, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_delta);
 
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur)
 {
 	return (cur - prev) & GENMASK_ULL(CMN_DT_PMCCNTR_WIDTH - 1, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cycles_delta);
+
+/* ------------------------------------------------------------------------ */
+/* Interrupt storms                                                         */
+
+bool cmn_hnf_storm_note(struct cmn_hnf_storm *st, bool explained,
+			unsigned long now_ms)
+{
+	if (explained) {
+		st->count = 0;
+		return false;
+	}
+	if (!st->count || now_ms - st->since > CMN_HNF_STORM_WINDOW_MS) {
+		st->count = 0;
+		st->since = now_ms;
+	}
+	return ++st->count >= CMN_HNF_STORM_IRQS;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_storm_note);

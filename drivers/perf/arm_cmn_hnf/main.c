@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/acpi.h>
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
@@ -26,6 +27,8 @@
 #include <linux/of_device.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
+
+#include <arm_cmn_hnf/compat.h>
 
 #include "hnf.h"
 
@@ -168,7 +171,20 @@ static int cmn_hnf_claim_name(struct platform_device *pdev,
 					(void *)(unsigned long)id);
 }
 
-/* One handler per distinct line; several DTCs may share one. */
+/* Kernels before 5.14 route the line through a hint: clear it (compat.h) */
+static void cmn_hnf_irq_unhint(void *data)
+{
+	struct cmn_hnf_irq *ci = data;
+
+	cmn_hnf_irq_clear_affinity(ci->irq);
+}
+
+/*
+ * Every DTC's interrupt, one handler per distinct line (several DTCs may
+ * share one). The lines stay off (IRQF_NO_AUTOEN) until the hardware is in
+ * a known state: whatever a previous owner left in the overflow status must
+ * not reach the handler.
+ */
 static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 			      struct cmn_hnf *cmn)
 {
@@ -180,8 +196,8 @@ static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 		irq = platform_get_irq_optional(pdev, d);
 		if (irq < 0)
 			return dev_err_probe(dev, irq,
-					     "no interrupt for DTC%u: firmware must list one per DTC (%u found)\n",
-					     d, cmn->topo->num_dtcs);
+					     "no interrupt for DTC%u: firmware lists %u for the mesh's %u DTCs\n",
+					     d, d, cmn->topo->num_dtcs);
 		for (i = 0; i < cmn->num_irqs; i++)
 			if (cmn->irqs[i].irq == irq)
 				break;
@@ -195,66 +211,127 @@ static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 
 	for (i = 0; i < cmn->num_irqs; i++) {
 		irq = cmn->irqs[i].irq;
-		ret = devm_request_irq(dev, irq, cmn_hnf_irq_handler,
-				       IRQF_NOBALANCING | IRQF_NO_THREAD,
-				       cmn->name, &cmn->irqs[i]);
+		ret = cmn_hnf_request_irq_off(dev, irq, cmn_hnf_irq_handler,
+					      IRQF_NOBALANCING | IRQF_NO_THREAD,
+					      cmn->name, &cmn->irqs[i]);
 		if (ret)
 			return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
 					     irq);
-		ret = irq_set_affinity(irq, cpumask_of(cmn->cpu));
+		/* devres runs this before the free_irq() of the line */
+		ret = devm_add_action_or_reset(dev, cmn_hnf_irq_unhint,
+					       &cmn->irqs[i]);
 		if (ret)
-			return dev_err_probe(dev, ret,
-					     "cannot route IRQ %d to CPU%u\n",
-					     irq, cmn->cpu);
+			return ret;
 	}
 	return 0;
 }
 
-static void cmn_hnf_quiesce(void *data)
+/* Interrupts off, timer stopped, hardware as before probe (if it was set up) */
+static void cmn_hnf_quiesce(struct cmn_hnf *cmn)
 {
-	cmn_hnf_hw_quiesce(data);
+	unsigned int i;
+
+	if (!cmn->hw_ready)
+		return;
+	for (i = 0; i < cmn->num_irqs; i++)
+		disable_irq(cmn->irqs[i].irq);
+	hrtimer_cancel(&cmn->poll);
+	cmn_hnf_hw_quiesce(cmn);
 }
 
-static void cmn_hnf_unregister(void *data)
+static void cmn_hnf_quiesce_action(void *data)
+{
+	cmn_hnf_quiesce(data);
+}
+
+/*
+ * Remove: the PMU goes first, then the hotplug instance. No event can be
+ * open here (each holds a module reference and the driver cannot be
+ * unbound), and with .registered cleared under the hotplug lock no hotplug
+ * callback migrates a PMU that is being unregistered.
+ */
+static void cmn_hnf_unpublish(void *data)
 {
 	struct cmn_hnf *cmn = data;
 
+	cpus_read_lock();
+	cmn->registered = false;
+	cpus_read_unlock();
 	perf_pmu_unregister(&cmn->pmu);
-}
-
-static void cmn_hnf_remove_instance(void *data)
-{
-	struct cmn_hnf *cmn = data;
-
 	cpuhp_state_remove_instance_nocalls(cmn_hnf_cpuhp_state,
 					    &cmn->cpuhp_node);
 }
 
 static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
 {
-	const struct cmn_hnf_topology *topo;
 	char why[128] = "";
+	int ret;
 
 	cmn->topo = devm_kzalloc(cmn->dev, sizeof(*cmn->topo), GFP_KERNEL);
 	if (!cmn->topo)
 		return -ENOMEM;
-	if (cmn_hnf_discover(cmn_hnf_hw_read64, cmn, cmn->size, cmn->root,
-			     cmn->topo, why, sizeof(why))) {
+	ret = cmn_hnf_discover(cmn_hnf_hw_read64, cmn, cmn->size, cmn->root,
+			       cmn->topo, why, sizeof(why));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
 		dev_err(cmn->dev, "unusable CMN-600 configuration tree: %s\n",
 			why);
 		return -ENODEV;
 	}
-
-	topo = cmn->topo;
-	if (topo->part != CMN_PART_CMN600 && topo->part != CMN_PART_CMN600AE)
-		dev_warn(cmn->dev, "firmware says CMN-600 but the hardware is part 0x%03x; treating it as CMN-600\n",
-			 topo->part);
 	return 0;
 }
 
 /*
- * The devm actions undo probe in reverse: hotplug instance, PMU, name, IRQs,
- * then the hardware is quiesced. There is no .remove.
+ * Publish the PMU on a CPU of the mesh's node. The hotplug instance comes
+ * first (cpuhp_state_add_instance_nocalls_cpuslocked() is not exported to
+ * modules), then the CPU is chosen under the hotplug lock: from then on
+ * any CPU going away is seen by the hotplug callbacks, so the choice can
+ * never go stale. Registration comes last, still under the lock, so that a
+ * callback never sees a registered PMU without its CPU and interrupts set.
+ */
+static int cmn_hnf_publish(struct cmn_hnf *cmn)
+{
+	struct device *dev = cmn->dev;
+	const char *what;
+	unsigned int i;
+	int ret;
+
+	ret = cpuhp_state_add_instance_nocalls(cmn_hnf_cpuhp_state,
+					       &cmn->cpuhp_node);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot follow CPU hotplug\n");
+
+	cpus_read_lock();
+	cmn->cpu = cpumask_local_spread(0, dev_to_node(dev));
+	what = "cannot route the interrupts to the PMU's CPU";
+	ret = cmn_hnf_route_irqs(cmn, cmn->cpu);
+	if (!ret) {
+		/* Nothing but the registration can fail from here on */
+		cmn_hnf_hw_init(cmn);
+		cmn->hw_ready = true;
+		for (i = 0; i < cmn->num_irqs; i++)
+			enable_irq(cmn->irqs[i].irq);
+		what = "cannot register the PMU";
+		ret = perf_pmu_register(&cmn->pmu, cmn->name, -1);
+		cmn->registered = !ret;
+	}
+	cpus_read_unlock();
+	if (ret) {
+		/* unregistered: a hotplug callback meanwhile only moves the lines */
+		cpuhp_state_remove_instance_nocalls(cmn_hnf_cpuhp_state,
+						    &cmn->cpuhp_node);
+		return dev_err_probe(dev, ret, "%s %s\n", what, cmn->name);
+	}
+	return devm_add_action_or_reset(dev, cmn_hnf_unpublish, cmn);
+}
+
+/*
+ * Everything that can fail or defer (mapping, discovery, name, interrupts,
+ * memory) comes before the hardware is touched; the devm actions undo probe
+ * in reverse: PMU and hotplug instance, then interrupts off and hardware
+ * quiesced, then the lines, the name and the mapping are released. There
+ * is no .remove.
  */
 static int cmn_hnf_probe(struct platform_device *pdev)
 {
@@ -284,30 +361,16 @@ static int cmn_hnf_probe(struct platform_device *pdev)
 	ret = cmn_hnf_claim_name(pdev, cmn);
 	if (ret)
 		return ret;
-
-	cmn->cpu = cpumask_local_spread(0, dev_to_node(dev));
-	cmn_hnf_hw_init(cmn);
-	ret = devm_add_action_or_reset(dev, cmn_hnf_quiesce, cmn);
-	if (ret)
-		return ret;
 	ret = cmn_hnf_setup_irqs(pdev, cmn);
 	if (ret)
 		return ret;
-
 	cmn_hnf_pmu_init(cmn);
-	ret = perf_pmu_register(&cmn->pmu, cmn->name, -1);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot register PMU %s\n",
-				     cmn->name);
-	ret = devm_add_action_or_reset(dev, cmn_hnf_unregister, cmn);
+	/* Before the hardware is touched; it does nothing until then */
+	ret = devm_add_action(dev, cmn_hnf_quiesce_action, cmn);
 	if (ret)
 		return ret;
 
-	ret = cpuhp_state_add_instance_nocalls(cmn_hnf_cpuhp_state,
-					       &cmn->cpuhp_node);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot follow CPU hotplug\n");
-	ret = devm_add_action_or_reset(dev, cmn_hnf_remove_instance, cmn);
+	ret = cmn_hnf_publish(cmn);
 	if (ret)
 		return ret;
 
@@ -316,6 +379,15 @@ static int cmn_hnf_probe(struct platform_device *pdev)
 		 cmn_hnf_revs[topo->revision] : "r?p?", topo->mesh_x,
 		 topo->mesh_y, topo->num_hnfs, topo->num_dtcs, cmn->cpu);
 	return 0;
+}
+
+/* Reboot and kexec: leave the DTCs quiet for whoever comes next */
+static void cmn_hnf_shutdown(struct platform_device *pdev)
+{
+	struct cmn_hnf *cmn = platform_get_drvdata(pdev);
+
+	if (cmn)
+		cmn_hnf_quiesce(cmn);
 }
 
 static const struct of_device_id cmn_hnf_of_match[] = {
@@ -339,6 +411,7 @@ static struct platform_driver cmn_hnf_driver = {
 		.suppress_bind_attrs = true,
 	},
 	.probe = cmn_hnf_probe,
+	.shutdown = cmn_hnf_shutdown,
 };
 
 /*
@@ -347,9 +420,13 @@ static struct platform_driver cmn_hnf_driver = {
  */
 static int cmn_hnf_check_owner(struct device *dev, void *unused)
 {
-	struct device_driver *drv = READ_ONCE(dev->driver);
+	bool upstream;
 
-	if (!drv || strcmp(drv->name, CMN_HNF_UPSTREAM_DRV))
+	device_lock(dev);
+	upstream = dev->driver && !strcmp(dev->driver->name,
+					  CMN_HNF_UPSTREAM_DRV);
+	device_unlock(dev);
+	if (!upstream)
 		return 0;
 	if (!of_match_device(cmn_hnf_of_match, dev) &&
 	    !acpi_match_device(cmn_hnf_acpi_match, dev))

@@ -1,33 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm_cmn_hnf perf glue: struct pmu callbacks, the overflow interrupt and
- * CPU hotplug. No register offsets here; hw.c does the accesses.
+ * arm_cmn_hnf perf glue: struct pmu callbacks, the overflow interrupt, the
+ * poll timer and CPU hotplug. No register offsets here; hw.c does the
+ * accesses.
  *
- * An HN-F event counts in one event slot of every HN-F taking part, each slot
- * feeding a 16-bit DTM counter on the HN-F's XP, which carries into one
- * 32-bit global counter. The event owns that global counter index on every
- * DTC (CMN-600 cannot tell which DTC an XP reports to), so its count is
- * the sum over all DTCs of the global counter times 2^16 plus the local
- * counters. cmn_hnf_count_delta() does that arithmetic on two samples.
+ * An event counts in one of three ways (enum cmn_hnf_place, logic.h):
  *
- * All callbacks run on the PMU's CPU with interrupts disabled and the
- * overflow interrupt is pinned to that CPU, so the data path needs no locks.
+ * GLOBAL	one event slot of every HN-F taking part, each feeding a
+ *		16-bit DTM counter on the HN-F's XP, which carries into one
+ *		32-bit global counter. The event owns that global counter
+ *		index on every DTC (CMN-600 cannot tell which DTC an XP
+ *		reports to), so its count is the sum over all DTCs of the
+ *		global counter times 2^16 plus the local counters. The
+ *		overflow interrupt makes sure the global counters are read at
+ *		least once per wrap.
+ * LOCAL32/64	a bynodeid event in a combined 32- or 64-bit counter of its
+ *		HN-F's DTM, which needs no global counter and raises no
+ *		interrupt: the poll timer reads the 32-bit ones every
+ *		CMN_HNF_POLL_MS, well before they can wrap.
+ * cycles	the 40-bit DTC0 cycle counter.
+ *
+ * All callbacks run on the PMU's CPU with interrupts disabled, and the
+ * overflow interrupt and the poll timer are pinned to that CPU, so the data
+ * path needs no locks.
  */
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
-#include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irqflags.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 
 #include <arm_cmn_hnf/compat.h>
 
 #include "hnf.h"
 
-/* Attempts at a sample in which no global counter moved during the read */
-#define CMN_HNF_READ_RETRIES	8
+/*
+ * Samples a GLOBAL read takes at most: a second one only if the first came
+ * out short (a carry on its way), and nothing more; a short sample adds
+ * nothing and the next read catches up.
+ */
+#define CMN_HNF_READ_TRIES	2
 
 /* Allocator state and grant for group validation in event_init() */
 struct cmn_hnf_scratch {
@@ -35,21 +53,28 @@ struct cmn_hnf_scratch {
 	struct cmn_hnf_grant grant;
 };
 
-/*
- * The allocator indexes grant.dtm_ctr[] and grant.slot[] by HN-F (index in
- * topo->hnf[]); samples hold the local counters of the HN-Fs taking part in
- * order, local[j] being HN-F c->first + j.
- */
-static unsigned int cmn_hnf_part(const struct cmn_hnf_counter *c,
-				 unsigned int j)
+static bool cmn_hnf_idx_local(int idx)
 {
-	return c->first + j;
+	return idx >= CMN_HNF_IDX_LOCAL;
+}
+
+static struct cmn_hnf_local *cmn_hnf_local_of(struct cmn_hnf *cmn, int idx)
+{
+	return &cmn->local[idx - CMN_HNF_IDX_LOCAL];
+}
+
+static bool cmn_hnf_stopped(const struct perf_event *event)
+{
+	return event->hw.state & PERF_HES_STOPPED;
 }
 
 static int cmn_hnf_event_request(struct cmn_hnf *cmn,
 				 struct perf_event *event,
 				 struct cmn_hnf_request *req)
 {
+	/* config1 and config2 stay free for later extensions */
+	if (event->attr.config1 || event->attr.config2)
+		return -EINVAL;
 	if (cmn_hnf_decode_config(event->attr.config, &req->sel))
 		return -EINVAL;
 
@@ -62,6 +87,7 @@ static int cmn_hnf_event_request(struct cmn_hnf *cmn,
 			return -EINVAL;
 		}
 	}
+	req->widths = cmn_hnf_local_widths(&req->sel, CMN_HNF_POLL_MS);
 	return 0;
 }
 
@@ -141,175 +167,291 @@ static int cmn_hnf_event_init(struct perf_event *event)
 	return cmn_hnf_validate_group(cmn, event);
 }
 
-/*
- * Local counters that went down since @ref wrapped, and each wrap is one
- * carry into the global counter. Fewer carries than that means a carry is
- * still on its way from the DTM to the DTC.
- */
-static bool cmn_hnf_carry_pending(const struct cmn_hnf *cmn,
-				  const struct cmn_hnf_counter *c,
-				  const struct cmn_hnf_sample *ref,
-				  const struct cmn_hnf_sample *s)
-{
-	unsigned int d, j, wrapped = 0;
-	u64 carries = 0;
-
-	for (d = 0; d < cmn->topo->num_dtcs; d++)
-		carries += (u32)(s->global[d] - ref->global[d]);
-	for (j = 0; j < c->count; j++)
-		wrapped += s->local[j] < ref->local[j];
-	return carries < wrapped;
-}
+/* ---- GLOBAL events ------------------------------------------------------ */
 
 /*
- * A consistent sample: the global counters, then the local counters, then the
- * global counters again. If a global counter moved, a local counter carried
- * during the read and the pair may not match; if a local counter wrapped
- * since @ref (the previous sample, NULL for a baseline) without its carry
- * having arrived, the sample is short. Try again in both cases. Should that
- * keep happening, the sample keeps the first global values: it can then only
- * be short (by the carry, made up by the next read), never long.
+ * The XPs holding the event's DTM counters, each with the counters that
+ * are the event's, so that a sample reads every XP once however many of
+ * its HN-Fs take part.
  */
-static void cmn_hnf_take_sample(struct cmn_hnf *cmn,
-				const struct cmn_hnf_counter *c,
-				const struct cmn_hnf_sample *ref,
-				struct cmn_hnf_sample *s)
+static void cmn_hnf_global_xps(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 {
 	const struct cmn_hnf_topology *topo = cmn->topo;
-	unsigned int d, j, k, tries, idx = c->grant.global;
-	u32 again[CMN_HNF_MAX_DTCS];
-	bool moved;
+	u8 at[CMN_HNF_MAX_XPS];
+	unsigned int j, h, xp;
 
-	for (tries = 0; tries < CMN_HNF_READ_RETRIES; tries++) {
-		if (tries)
-			udelay(1);
-		for (d = 0; d < topo->num_dtcs; d++)
-			s->global[d] = cmn_hnf_hw_read_global(cmn, d, idx);
-		for (j = 0; j < c->count; j++) {
-			k = cmn_hnf_part(c, j);
-			s->local[j] = cmn_hnf_hw_read_local(cmn,
-							    topo->hnf[k].xp,
-							    c->grant.dtm_ctr[k]);
+	memset(at, 0xff, sizeof(at));
+	c->nxps = 0;
+	for (j = 0; j < c->count; j++) {
+		h = c->first + j;
+		xp = topo->hnf[h].xp;
+		if (at[xp] == 0xff) {
+			at[xp] = c->nxps;
+			c->xp[c->nxps] = xp;
+			c->fields[c->nxps] = 0;
+			c->nxps++;
 		}
-		moved = false;
-		for (d = 0; d < topo->num_dtcs; d++) {
-			again[d] = cmn_hnf_hw_read_global(cmn, d, idx);
-			moved |= again[d] != s->global[d];
-		}
-		if (!moved && !(ref && cmn_hnf_carry_pending(cmn, c, ref, s)))
-			break;
+		c->fields[at[xp]] |= BIT(c->grant.dtm_ctr[h]);
 	}
 }
 
 /*
- * A sample that is short (see above) may even be behind the previous one:
- * the count never goes down, so such a sample is dropped and the next read
- * measures from the previous one again.
+ * One access per DTC and one per XP: the global counters first, then the
+ * local ones (see cmn_hnf_hw_globals_done() for why that order).
  */
+static void cmn_hnf_global_sample(struct cmn_hnf *cmn,
+				  const struct cmn_hnf_counter *c,
+				  struct cmn_hnf_sample *s)
+{
+	unsigned int d, i;
+
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		s->global[d] = cmn_hnf_hw_read_global(cmn, d, c->grant.global);
+	cmn_hnf_hw_globals_done(cmn);
+	s->local = 0;
+	for (i = 0; i < c->nxps; i++)
+		s->local += cmn_hnf_sum_fields(cmn_hnf_hw_read_dtm(cmn, c->xp[i]),
+					       c->fields[i]);
+}
+
+static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
+{
+	struct cmn_hnf_sample s;
+	unsigned int tries;
+	bool short_sample;
+	u64 delta = 0;
+
+	for (tries = 0; tries < CMN_HNF_READ_TRIES; tries++) {
+		cmn_hnf_global_sample(cmn, c, &s);
+		delta += cmn_hnf_acc_update(&c->acc, &s, cmn->topo->num_dtcs,
+					    &short_sample);
+		if (!short_sample)
+			break;
+	}
+	return delta;
+}
+
+/* ---- LOCAL events ------------------------------------------------------- */
+
+static u64 cmn_hnf_local_read(struct cmn_hnf *cmn, const struct cmn_hnf_local *l)
+{
+	return cmn_hnf_local_value(cmn_hnf_hw_read_dtm(cmn, l->xp), l->ctr,
+				   l->width);
+}
+
+static u64 cmn_hnf_local_update(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
+{
+	u64 cur = cmn_hnf_local_read(cmn, l);
+	u64 delta = cmn_hnf_local_delta(l->prev, cur, l->width);
+
+	l->prev = cur;
+	return delta;
+}
+
+/* ---- any event ---------------------------------------------------------- */
+
+/* Bring event->count up to date. */
 static void cmn_hnf_update(struct cmn_hnf *cmn, struct perf_event *event)
 {
 	int idx = event->hw.idx;
-	struct cmn_hnf_counter *c = &cmn->ctr[idx];
-	struct cmn_hnf_sample cur;
 	unsigned long flags;
 	u64 delta, now;
 
 	local_irq_save(flags);
 	if (idx == CMN_HNF_IDX_CYCLES) {
 		now = cmn_hnf_hw_read_cycles(cmn);
+		if (now < cmn->cycles_prev)
+			cmn->cycles_wrapped = true;
 		delta = cmn_hnf_cycles_delta(cmn->cycles_prev, now);
 		cmn->cycles_prev = now;
+	} else if (cmn_hnf_idx_local(idx)) {
+		delta = cmn_hnf_local_update(cmn, cmn_hnf_local_of(cmn, idx));
 	} else {
-		cmn_hnf_take_sample(cmn, c, &c->prev, &cur);
-		delta = cmn_hnf_count_delta(&c->prev, &cur,
-					    cmn->topo->num_dtcs, c->count);
-		if ((s64)delta < 0)
-			delta = 0;
-		else
-			c->prev = cur;
+		delta = cmn_hnf_global_update(cmn, &cmn->ctr[idx]);
 	}
 	local64_add(delta, &event->count);
 	local_irq_restore(flags);
 }
 
+/* Where the next update counts from; taken while the event counts nothing */
 static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 {
 	int idx = event->hw.idx;
+	struct cmn_hnf_sample s;
+	struct cmn_hnf_local *l;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (idx == CMN_HNF_IDX_CYCLES)
+	if (idx == CMN_HNF_IDX_CYCLES) {
 		cmn->cycles_prev = cmn_hnf_hw_read_cycles(cmn);
-	else
-		cmn_hnf_take_sample(cmn, &cmn->ctr[idx], NULL,
-				    &cmn->ctr[idx].prev);
+	} else if (cmn_hnf_idx_local(idx)) {
+		l = cmn_hnf_local_of(cmn, idx);
+		l->prev = cmn_hnf_local_read(cmn, l);
+	} else {
+		cmn_hnf_global_sample(cmn, &cmn->ctr[idx], &s);
+		cmn_hnf_acc_init(&cmn->ctr[idx].acc, &s);
+	}
 	local_irq_restore(flags);
 }
 
-/* Write @eventid (0: none) into the event's slot of every HN-F taking part */
-static void cmn_hnf_set_slots(struct cmn_hnf *cmn,
-			      const struct cmn_hnf_counter *c, u8 eventid)
+static void cmn_hnf_set_slot(struct cmn_hnf *cmn, unsigned int hnf, u8 slot,
+			     u8 eventid)
 {
+	cmn->hnf_ev[hnf][slot] = eventid;
+	cmn_hnf_hw_write_event_sel(cmn, hnf);
+}
+
+/* Write @eventid (0: none) into the event's slot of every HN-F taking part */
+static void cmn_hnf_set_slots(struct cmn_hnf *cmn, struct perf_event *event,
+			      u8 eventid)
+{
+	int idx = event->hw.idx;
+	const struct cmn_hnf_counter *c;
+	const struct cmn_hnf_local *l;
 	unsigned int j, h;
 
+	if (idx == CMN_HNF_IDX_CYCLES)
+		return;
+	if (cmn_hnf_idx_local(idx)) {
+		l = cmn_hnf_local_of(cmn, idx);
+		cmn_hnf_set_slot(cmn, l->req.hnf, l->slot, eventid);
+		return;
+	}
+	c = &cmn->ctr[idx];
 	for (j = 0; j < c->count; j++) {
 		h = c->first + j;
-		cmn->hnf_ev[h][c->grant.slot[cmn_hnf_part(c, j)]] = eventid;
-		cmn_hnf_hw_write_event_sel(cmn, h);
+		cmn_hnf_set_slot(cmn, h, c->grant.slot[h], eventid);
 	}
 }
 
-/* Pair (or unpair) the event's DTM counter of every HN-F taking part */
-static void cmn_hnf_set_dtms(struct cmn_hnf *cmn,
-			     const struct cmn_hnf_counter *c, bool on)
+/* ---- DTM programming ---------------------------------------------------- */
+
+/* Counter @n of XP @xp counts slot @slot of HN-F @h into global @global */
+static void cmn_hnf_dtm_pair(struct cmn_hnf *cmn, unsigned int h, u8 n,
+			     u8 slot, u8 global)
 {
-	const struct cmn_hnf_topology *topo = cmn->topo;
-	const struct cmn_hnf_node_desc *hnf;
-	struct cmn_hnf_dtm_cfg *cfg;
-	unsigned int j, k;
-	u8 n;
+	const struct cmn_hnf_node_desc *hnf = &cmn->topo->hnf[h];
+	struct cmn_hnf_dtm_cfg *cfg = &cmn->dtm[hnf->xp];
 
-	for (j = 0; j < c->count; j++) {
-		hnf = &topo->hnf[c->first + j];
-		k = cmn_hnf_part(c, j);
-		n = c->grant.dtm_ctr[k];
-		cfg = &cmn->dtm[hnf->xp];
-		if (on) {
-			cfg->paired |= BIT(n);
-			cfg->global_num[n] = c->grant.global;
-			cfg->input_sel[n] = cmn_hnf_dtm_input_sel(hnf->port,
-								  hnf->dev,
-								  c->grant.slot[k]);
-		} else {
-			cfg->paired &= ~BIT(n);
-			cfg->global_num[n] = 0;
-			cfg->input_sel[n] = 0;
-		}
-		cmn_hnf_hw_write_dtm(cmn, hnf->xp);
-	}
+	cfg->paired |= BIT(n);
+	cfg->global_num[n] = global;
+	cfg->input_sel[n] = cmn_hnf_dtm_input_sel(hnf->port, hnf->dev, slot);
 }
+
+/* Counters @mask of XP @xp count nothing, alone */
+static void cmn_hnf_dtm_clear(struct cmn_hnf *cmn, unsigned int xp, u8 mask)
+{
+	struct cmn_hnf_dtm_cfg *cfg = &cmn->dtm[xp];
+	unsigned int n;
+
+	cfg->paired &= ~mask;
+	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++) {
+		if (!(mask & BIT(n)))
+			continue;
+		cfg->global_num[n] = 0;
+		cfg->input_sel[n] = 0;
+	}
+	if ((mask & 0x3) == 0x3)
+		cfg->comb &= ~CMN_HNF_COMB_01;
+	if ((mask & 0xc) == 0xc)
+		cfg->comb &= ~CMN_HNF_COMB_23;
+	if (mask == 0xf)
+		cfg->comb &= ~CMN_HNF_COMB_ALL;
+}
+
+static u8 cmn_hnf_local_mask(const struct cmn_hnf_local *l)
+{
+	return l->width == 64 ? 0xf : 0x3 << l->ctr;
+}
+
+static void cmn_hnf_dtm_local(struct cmn_hnf *cmn, const struct cmn_hnf_local *l)
+{
+	const struct cmn_hnf_node_desc *hnf = &cmn->topo->hnf[l->req.hnf];
+	struct cmn_hnf_dtm_cfg *cfg = &cmn->dtm[l->xp];
+
+	cmn_hnf_dtm_clear(cmn, l->xp, cmn_hnf_local_mask(l));
+	if (l->width == 64)
+		cfg->comb |= CMN_HNF_COMB_ALL;
+	else
+		cfg->comb |= l->ctr ? CMN_HNF_COMB_23 : CMN_HNF_COMB_01;
+	/* a combined counter takes the input select of its lowest counter */
+	cfg->input_sel[l->ctr] = cmn_hnf_dtm_input_sel(hnf->port, hnf->dev,
+						       l->slot);
+}
+
+/* ---- poll timer --------------------------------------------------------- */
+
+static bool cmn_hnf_poll_needed(const struct cmn_hnf *cmn)
+{
+	return cmn->nr_polled || (cmn->nr_polled_lines && cmn->nr_events);
+}
+
+/* Owning CPU, interrupts off: run the timer exactly while it has work */
+static void cmn_hnf_poll_update(struct cmn_hnf *cmn)
+{
+	if (!cmn_hnf_poll_needed(cmn))
+		hrtimer_try_to_cancel(&cmn->poll);
+	else if (!hrtimer_active(&cmn->poll))
+		hrtimer_start(&cmn->poll, ms_to_ktime(CMN_HNF_POLL_MS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * Read what has no interrupt: every running LOCAL32 event, and, while an
+ * interrupt line is off, every running GLOBAL event and the cycles event.
+ */
+static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
+{
+	struct cmn_hnf *cmn = container_of(timer, struct cmn_hnf, poll);
+	struct perf_event *event;
+	unsigned int n;
+
+	/* pinned to the PMU's CPU; anywhere else it would race the data path */
+	if (smp_processor_id() != READ_ONCE(cmn->cpu))
+		return HRTIMER_NORESTART;
+
+	for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
+		event = cmn->local[n].event;
+		if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event))
+			cmn_hnf_update(cmn, event);
+	}
+	if (READ_ONCE(cmn->nr_polled_lines)) {
+		for (n = 0; n <= CMN_HNF_IDX_CYCLES; n++) {
+			event = cmn->ctr[n].event;
+			if (event && !cmn_hnf_stopped(event))
+				cmn_hnf_update(cmn, event);
+		}
+	}
+	hrtimer_forward_now(timer, ms_to_ktime(CMN_HNF_POLL_MS));
+	return HRTIMER_RESTART;
+}
+
+/* ---- add, del, start, stop, read ---------------------------------------- */
 
 static void cmn_hnf_event_start(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	int idx = event->hw.idx;
+	u8 eventid;
 
 	cmn_hnf_baseline(cmn, event);
-	if (idx != CMN_HNF_IDX_CYCLES)
-		cmn_hnf_set_slots(cmn, &cmn->ctr[idx],
-				  cmn->ctr[idx].req.sel.eventid);
+	if (idx == CMN_HNF_IDX_CYCLES)
+		eventid = 0;
+	else if (cmn_hnf_idx_local(idx))
+		eventid = cmn_hnf_local_of(cmn, idx)->req.sel.eventid;
+	else
+		eventid = cmn->ctr[idx].req.sel.eventid;
+	cmn_hnf_set_slots(cmn, event, eventid);
 	event->hw.state = 0;
 }
 
 static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
-	int idx = event->hw.idx;
 
-	if (event->hw.state & PERF_HES_STOPPED)
+	if (cmn_hnf_stopped(event))
 		return;
-	if (idx != CMN_HNF_IDX_CYCLES)
-		cmn_hnf_set_slots(cmn, &cmn->ctr[idx], 0);
+	cmn_hnf_set_slots(cmn, event, 0);
 	cmn_hnf_update(cmn, event);
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
@@ -318,10 +460,93 @@ static void cmn_hnf_event_read(struct perf_event *event)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 
-	if (event->hw.idx == CMN_HNF_IDX_NONE ||
-	    (event->hw.state & PERF_HES_STOPPED))
+	if (event->hw.idx == CMN_HNF_IDX_NONE || cmn_hnf_stopped(event))
 		return;
 	cmn_hnf_update(cmn, event);
+}
+
+/*
+ * The DTCs count only while an event is added, the core has not disabled
+ * the PMU and no add transaction is open. Only a change is written.
+ */
+static void cmn_hnf_apply_enable(struct cmn_hnf *cmn)
+{
+	bool on = cmn->nr_events && !cmn->core_disabled &&
+		  !(cmn->txn_flags & PERF_PMU_TXN_ADD);
+
+	if (on == cmn->hw_enabled)
+		return;
+	cmn->hw_enabled = on;
+	cmn_hnf_hw_enable(cmn, on);
+}
+
+/* Take @event off the DTM-local counter @l, whose slot it keeps */
+static void cmn_hnf_local_release(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
+{
+	if (l->width == 32)
+		cmn->nr_polled--;
+	l->event = NULL;
+	clear_bit(l - cmn->local, cmn->local_used);
+}
+
+/*
+ * The allocator narrowed the 64-bit local counter of XP @xp to 32 bits
+ * (counters 0-1). The PMU is stopped (add runs in a transaction), so the
+ * count is brought up to date and goes on from the low half.
+ */
+static void cmn_hnf_narrow(struct cmn_hnf *cmn, unsigned int xp)
+{
+	struct cmn_hnf_local *l = &cmn->local[2 * xp];
+	struct perf_event *event = l->event;
+
+	if (WARN_ON_ONCE(!event || l->width != 64))
+		return;
+	if (!cmn_hnf_stopped(event))
+		cmn_hnf_update(cmn, event);
+	l->prev &= U32_MAX;
+	l->width = 32;
+	cmn->nr_polled++;
+	cmn->dtm[xp].comb &= ~CMN_HNF_COMB_ALL;
+	cmn->dtm[xp].comb |= CMN_HNF_COMB_01;
+	cmn_hnf_hw_write_dtm(cmn, xp);
+}
+
+/*
+ * The allocator moved the local event at @mv to a 16-bit counter paired
+ * with a global one. Its count is brought up to date in the old place and
+ * goes on from a new baseline in the new one.
+ */
+static void cmn_hnf_move(struct cmn_hnf *cmn, const struct cmn_hnf_move *mv)
+{
+	struct cmn_hnf_local *l = &cmn->local[2 * mv->xp + mv->pair];
+	struct cmn_hnf_counter *c = &cmn->ctr[mv->global];
+	struct perf_event *event = l->event;
+	bool running;
+
+	if (WARN_ON_ONCE(!event || c->event))
+		return;
+	running = !cmn_hnf_stopped(event);
+	if (running)
+		cmn_hnf_update(cmn, event);
+
+	c->event = event;
+	c->req = l->req;
+	c->grant.place = CMN_HNF_PLACE_GLOBAL;
+	c->grant.global = mv->global;
+	c->grant.dtm_ctr[l->req.hnf] = l->ctr;
+	c->grant.slot[l->req.hnf] = l->slot;
+	c->first = l->req.hnf;
+	c->count = 1;
+	cmn_hnf_global_xps(cmn, c);
+
+	cmn_hnf_dtm_clear(cmn, l->xp, cmn_hnf_local_mask(l));
+	cmn_hnf_dtm_pair(cmn, l->req.hnf, l->ctr, l->slot, mv->global);
+	cmn_hnf_hw_write_dtm(cmn, l->xp);
+	cmn_hnf_local_release(cmn, l);
+
+	event->hw.idx = mv->global;
+	if (running)
+		cmn_hnf_baseline(cmn, event);
 }
 
 static int cmn_hnf_event_add(struct perf_event *event, int flags)
@@ -331,6 +556,8 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 	struct cmn_hnf_request req;
 	struct cmn_hnf_grant grant;
 	struct cmn_hnf_counter *c;
+	struct cmn_hnf_local *l;
+	unsigned int j, h, xp;
 	int ret, idx;
 
 	ret = cmn_hnf_event_request(cmn, event, &req);
@@ -341,56 +568,128 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 	if (ret)
 		return ret;
 
-	idx = req.sel.cycles ? CMN_HNF_IDX_CYCLES : grant.global;
-	c = &cmn->ctr[idx];
-	c->event = event;
-	c->req = req;
-	c->grant = grant;
-	if (req.sel.cycles) {
-		c->first = 0;
+	for (xp = 0; xp < topo->num_xps; xp++)
+		if (grant.narrowed & BIT_ULL(xp))
+			cmn_hnf_narrow(cmn, xp);
+	if (grant.moved.xp >= 0)
+		cmn_hnf_move(cmn, &grant.moved);
+
+	switch (grant.place) {
+	case CMN_HNF_PLACE_CYCLES:
+		idx = CMN_HNF_IDX_CYCLES;
+		c = &cmn->ctr[idx];
+		c->event = event;
+		c->req = req;
 		c->count = 0;
 		cmn_hnf_hw_cycles_clock(cmn, true);
-	} else {
+		break;
+	case CMN_HNF_PLACE_GLOBAL:
+		idx = grant.global;
+		c = &cmn->ctr[idx];
+		c->event = event;
+		c->req = req;
+		c->grant = grant;
 		c->first = req.hnf < 0 ? 0 : req.hnf;
 		c->count = req.hnf < 0 ? topo->num_hnfs : 1;
-		cmn_hnf_set_dtms(cmn, c, true);
+		cmn_hnf_global_xps(cmn, c);
+		for (j = 0; j < c->count; j++) {
+			h = c->first + j;
+			cmn_hnf_dtm_pair(cmn, h, grant.dtm_ctr[h], grant.slot[h],
+					 grant.global);
+		}
+		for (j = 0; j < c->nxps; j++)
+			cmn_hnf_hw_write_dtm(cmn, c->xp[j]);
+		break;
+	default:
+		h = req.hnf;
+		xp = topo->hnf[h].xp;
+		idx = 2 * xp + grant.dtm_ctr[h] / 2;
+		l = &cmn->local[idx];
+		l->event = event;
+		l->req = req;
+		l->xp = xp;
+		l->ctr = grant.dtm_ctr[h];
+		l->width = grant.place == CMN_HNF_PLACE_LOCAL64 ? 64 : 32;
+		l->slot = grant.slot[h];
+		set_bit(idx, cmn->local_used);
+		if (l->width == 32)
+			cmn->nr_polled++;
+		cmn_hnf_dtm_local(cmn, l);
+		cmn_hnf_hw_write_dtm(cmn, xp);
+		idx += CMN_HNF_IDX_LOCAL;
+		break;
 	}
 
+	cmn->nr_events++;
 	event->hw.idx = idx;
 	/* A base for the overflow handler even before the event starts */
 	cmn_hnf_baseline(cmn, event);
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		cmn_hnf_event_start(event, PERF_EF_RELOAD);
+	cmn_hnf_apply_enable(cmn);
+	cmn_hnf_poll_update(cmn);
 	return 0;
+}
+
+/* Forget overflow flags of a counter that is given back */
+static void cmn_hnf_forget_overflow(struct cmn_hnf *cmn, u32 bit)
+{
+	unsigned int d;
+
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		cmn_hnf_hw_ovf_clear(cmn, d, bit);
 }
 
 static void cmn_hnf_event_del(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
+	const struct cmn_hnf_topology *topo = cmn->topo;
 	int idx = event->hw.idx;
+	struct cmn_hnf_grant grant;
 	struct cmn_hnf_counter *c;
+	struct cmn_hnf_local *l;
+	unsigned int j;
 
 	if (idx == CMN_HNF_IDX_NONE)
 		return;
-	c = &cmn->ctr[idx];
 	cmn_hnf_event_stop(event, PERF_EF_UPDATE);
-	if (idx == CMN_HNF_IDX_CYCLES)
-		cmn_hnf_hw_cycles_clock(cmn, false);
-	else
-		cmn_hnf_set_dtms(cmn, c, false);
-	cmn_hnf_free(&cmn->alloc, cmn->topo, &c->req, &c->grant);
-	c->event = NULL;
-	event->hw.idx = CMN_HNF_IDX_NONE;
-}
 
-/*
- * The DTCs count only while the core has not disabled the PMU and no
- * transaction is open.
- */
-static void cmn_hnf_apply_enable(struct cmn_hnf *cmn)
-{
-	cmn_hnf_hw_enable(cmn, !cmn->core_disabled && !cmn->txn_flags);
+	if (idx == CMN_HNF_IDX_CYCLES) {
+		c = &cmn->ctr[idx];
+		cmn_hnf_hw_cycles_clock(cmn, false);
+		cmn_hnf_forget_overflow(cmn, CMN_DT_PMOVSR_CYCLES);
+		grant.place = CMN_HNF_PLACE_CYCLES;
+		cmn_hnf_free(&cmn->alloc, topo, &c->req, &grant);
+		c->event = NULL;
+	} else if (cmn_hnf_idx_local(idx)) {
+		l = cmn_hnf_local_of(cmn, idx);
+		cmn_hnf_dtm_clear(cmn, l->xp, cmn_hnf_local_mask(l));
+		cmn_hnf_hw_write_dtm(cmn, l->xp);
+		grant.place = l->width == 64 ? CMN_HNF_PLACE_LOCAL64 :
+			      CMN_HNF_PLACE_LOCAL32;
+		grant.dtm_ctr[l->req.hnf] = l->ctr;
+		grant.slot[l->req.hnf] = l->slot;
+		cmn_hnf_free(&cmn->alloc, topo, &l->req, &grant);
+		cmn_hnf_local_release(cmn, l);
+	} else {
+		c = &cmn->ctr[idx];
+		for (j = 0; j < c->count; j++) {
+			unsigned int h = c->first + j;
+
+			cmn_hnf_dtm_clear(cmn, topo->hnf[h].xp,
+					  BIT(c->grant.dtm_ctr[h]));
+		}
+		for (j = 0; j < c->nxps; j++)
+			cmn_hnf_hw_write_dtm(cmn, c->xp[j]);
+		cmn_hnf_forget_overflow(cmn, BIT(idx));
+		cmn_hnf_free(&cmn->alloc, topo, &c->req, &c->grant);
+		c->event = NULL;
+	}
+	cmn->nr_events--;
+	event->hw.idx = CMN_HNF_IDX_NONE;
+	cmn_hnf_apply_enable(cmn);
+	cmn_hnf_poll_update(cmn);
 }
 
 static void cmn_hnf_pmu_enable(struct pmu *pmu)
@@ -410,11 +709,14 @@ static void cmn_hnf_pmu_disable(struct pmu *pmu)
 }
 
 /*
- * Transactions keep every DTC stopped while a group is added or read, so the
- * members start together and are read at one instant. Group scheduling is
- * decided by add() itself: it runs the allocator on the live state and fails
- * with -ENOSPC, which makes the core cancel the whole transaction; a commit
- * therefore only has to restart the counters.
+ * An add transaction keeps every DTC stopped while a group is added, so the
+ * members start together and events moved to make room lose nothing. Group
+ * scheduling is decided by add() itself: it runs the allocator on the live
+ * state and fails with -ENOSPC, which makes the core cancel the whole
+ * transaction; a commit therefore only has to restart the counters. A read
+ * transaction does not stop counting: stopping would make every event of
+ * the mesh miss what happens while the group is read, and each member's
+ * read is consistent on its own.
  */
 static void cmn_hnf_start_txn(struct pmu *pmu, unsigned int flags)
 {
@@ -441,49 +743,167 @@ static void cmn_hnf_cancel_txn(struct pmu *pmu)
 	cmn_hnf_apply_enable(cmn);
 }
 
+/* ---- overflow interrupt ------------------------------------------------- */
+
 /*
- * Overflow of a global counter (or of the cycle counter) on any DTC on this
- * line: bring the owning event's count up to date through the normal read
- * path, which handles the wrap, then clear the status.
+ * Global counter @g overflowed on the DTCs in @dtcs: bring its event up to
+ * date through the normal read path, which handles the wrap. True when the
+ * read saw the counter go through zero on one of them.
+ */
+static bool cmn_hnf_ovf_global(struct cmn_hnf *cmn, unsigned int g, u8 dtcs)
+{
+	struct cmn_hnf_counter *c = &cmn->ctr[g];
+	bool explained;
+
+	/* del() forgets the flags of the counters it gives back */
+	if (WARN_ON_ONCE(!c->event))
+		return false;
+	/* A stopped event counts nothing; its stop() read it last */
+	if (cmn_hnf_stopped(c->event))
+		return false;
+	cmn_hnf_update(cmn, c->event);
+	explained = c->acc.wrapped & dtcs;
+	c->acc.wrapped &= ~dtcs;
+	return explained;
+}
+
+/* The cycle counters of all DTCs run while pmu_en is set; DTC0's may be ours */
+static bool cmn_hnf_ovf_cycles(struct cmn_hnf *cmn, u8 dtcs)
+{
+	struct perf_event *event = cmn->ctr[CMN_HNF_IDX_CYCLES].event;
+	bool explained;
+
+	if (!(dtcs & BIT(0)) || !event || cmn_hnf_stopped(event))
+		return false;
+	cmn_hnf_update(cmn, event);
+	explained = cmn->cycles_wrapped;
+	cmn->cycles_wrapped = false;
+	return explained;
+}
+
+/*
+ * An overflow flag that fires again and again with no counter wrapping
+ * would keep this CPU in the handler: take the line out of service and read
+ * the counters from the poll timer instead, which needs no interrupt.
+ */
+static void cmn_hnf_line_stormed(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
+				 u32 status)
+{
+	disable_irq_nosync(line->irq);
+	line->polled = true;
+	WRITE_ONCE(cmn->nr_polled_lines, cmn->nr_polled_lines + 1);
+	dev_err(cmn->dev,
+		"IRQ %d: %u overflow interrupts without a counter wrap (status 0x%x): line disabled, counters polled every %u ms\n",
+		line->irq, CMN_HNF_STORM_IRQS, status, CMN_HNF_POLL_MS);
+	cmn_hnf_poll_update(cmn);
+}
+
+/*
+ * One pass over the DTCs on this line: read every overflow status once,
+ * bring each flagged counter's event up to date once, clear what was read.
  */
 irqreturn_t cmn_hnf_irq_handler(int irq, void *dev_id)
 {
 	struct cmn_hnf_irq *line = dev_id;
 	struct cmn_hnf *cmn = line->cmn;
-	unsigned long pending;
-	unsigned int d, i;
-	bool handled = false;
-	u32 status;
+	u32 status[CMN_HNF_MAX_DTCS] = {};
+	unsigned long pending = 0;
+	bool explained = false;
+	unsigned int d, g;
+	u8 dtcs;
 
 	for (d = 0; d < cmn->topo->num_dtcs; d++) {
 		if (!(line->dtc_mask & BIT(d)))
 			continue;
-		status = cmn_hnf_hw_ovf_status(cmn, d);
-		if (!status)
-			continue;
-		handled = true;
-		pending = status & CMN_DT_PMOVSR_EVCNT;
-		for_each_set_bit(i, &pending, CMN_HNF_DTC_COUNTERS) {
-			if (cmn->ctr[i].event)
-				cmn_hnf_update(cmn, cmn->ctr[i].event);
-		}
-		if ((status & CMN_DT_PMOVSR_CYCLES) &&
-		    cmn->ctr[CMN_HNF_IDX_CYCLES].event)
-			cmn_hnf_update(cmn, cmn->ctr[CMN_HNF_IDX_CYCLES].event);
-		cmn_hnf_hw_ovf_clear(cmn, d, status);
+		status[d] = cmn_hnf_hw_ovf_status(cmn, d);
+		pending |= status[d];
 	}
-	return IRQ_RETVAL(handled);
+	if (!pending)
+		return IRQ_NONE;
+
+	for (g = 0; g <= CMN_HNF_IDX_CYCLES; g++) {
+		if (!(pending & BIT(g)))
+			continue;
+		dtcs = 0;
+		for (d = 0; d < cmn->topo->num_dtcs; d++)
+			if (status[d] & BIT(g))
+				dtcs |= BIT(d);
+		if (g == CMN_HNF_IDX_CYCLES)
+			explained |= cmn_hnf_ovf_cycles(cmn, dtcs);
+		else
+			explained |= cmn_hnf_ovf_global(cmn, g, dtcs);
+	}
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		if (status[d])
+			cmn_hnf_hw_ovf_clear(cmn, d, status[d]);
+
+	if (cmn_hnf_storm_note(&line->storm, explained,
+			       jiffies_to_msecs(jiffies)))
+		cmn_hnf_line_stormed(cmn, line, pending);
+	return IRQ_HANDLED;
 }
 
-/* Move counting, and the interrupts that go with it, to @cpu. */
-void cmn_hnf_migrate(struct cmn_hnf *cmn, unsigned int cpu)
+/* ---- CPU ownership ------------------------------------------------------ */
+
+/* On the PMU's CPU (IPI): start the poll timer there if it has work */
+static void cmn_hnf_poll_kick(void *data)
+{
+	cmn_hnf_poll_update(data);
+}
+
+/* Point every interrupt line at @cpu; the first failure is returned */
+int cmn_hnf_route_irqs(struct cmn_hnf *cmn, unsigned int cpu)
 {
 	unsigned int i;
+	int ret;
 
-	perf_pmu_migrate_context(&cmn->pmu, cmn->cpu, cpu);
+	for (i = 0; i < cmn->num_irqs; i++) {
+		ret = cmn_hnf_irq_set_affinity(cmn->irqs[i].irq, cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Move counting, and the interrupts that go with it, to @cpu. The lines are
+ * off meanwhile, so no overflow handler runs on the old CPU while the new
+ * one owns the events; a line that cannot follow stays off and is polled.
+ */
+void cmn_hnf_migrate(struct cmn_hnf *cmn, unsigned int cpu)
+{
+	struct cmn_hnf_irq *line;
+	unsigned int i;
+	int ret;
+
 	for (i = 0; i < cmn->num_irqs; i++)
-		irq_set_affinity(cmn->irqs[i].irq, cpumask_of(cpu));
+		disable_irq(cmn->irqs[i].irq);
+
+	for (i = 0; i < cmn->num_irqs; i++) {
+		line = &cmn->irqs[i];
+		ret = cmn_hnf_irq_set_affinity(line->irq, cpu);
+		if (!ret || line->polled)
+			continue;
+		dev_err(cmn->dev,
+			"cannot move IRQ %d to CPU%u (%d): line disabled, counters polled every %u ms\n",
+			line->irq, cpu, ret, CMN_HNF_POLL_MS);
+		disable_irq(line->irq);
+		line->polled = true;
+		WRITE_ONCE(cmn->nr_polled_lines, cmn->nr_polled_lines + 1);
+	}
+
+	if (cmn->registered)
+		perf_pmu_migrate_context(&cmn->pmu, cmn->cpu, cpu);
 	WRITE_ONCE(cmn->cpu, cpu);
+	/*
+	 * The events re-added on @cpu started the poll timer there, but it may
+	 * have expired before @cpu was the PMU's and then stopped: make sure.
+	 */
+	if (cmn->registered)
+		smp_call_function_single(cpu, cmn_hnf_poll_kick, cmn, 1);
+
+	for (i = 0; i < cmn->num_irqs; i++)
+		enable_irq(cmn->irqs[i].irq);
 }
 
 /* Prefer a CPU of the mesh's own NUMA node when one comes back */
@@ -537,4 +957,6 @@ void cmn_hnf_pmu_init(struct cmn_hnf *cmn)
 		.cancel_txn	= cmn_hnf_cancel_txn,
 	};
 	cmn_hnf_pmu_set_parent(&cmn->pmu, cmn->dev);
+	cmn_hnf_hrtimer_setup(&cmn->poll, cmn_hnf_poll_fn, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
 }

@@ -51,10 +51,18 @@ def telemetry(doc, _args):
         raise Bad("events: empty")
     for name, ev in events.items():
         w = f"events.{name}"
-        need(ev, ["code", "title", "description", "accesses",
-                  "architecture_defined", "product_defined"], w)
-        if not re.fullmatch(r"0x[0-9A-F]{2,4}", ev["code"]):
-            raise Bad(f"{w}.code: {ev['code']!r}")
+        need(ev, ["title", "description", "accesses",
+                  "architecture_defined", "product_defined", "eventid",
+                  "occupid", "perf_event"], w)
+        # No "code": a CPU telemetry loader must reject the file rather
+        # than count core events with HN-F numbers.
+        if "code" in ev:
+            raise Bad(f"{w}: has a core event 'code'")
+        if ev["eventid"] is not None and not 1 <= ev["eventid"] <= 0x1f:
+            raise Bad(f"{w}.eventid: {ev['eventid']!r}")
+        if not re.fullmatch(r"arm_cmn_hnf/[^/]+/|duration_time",
+                            ev["perf_event"]):
+            raise Bad(f"{w}.perf_event: {ev['perf_event']!r}")
         typed(ev, "accesses", list, w)
         typed(ev, "architecture_defined", bool, w)
         typed(ev, "product_defined", bool, w)
@@ -123,9 +131,12 @@ def perf_json(doc, args):
                  "MetricGroup", "ScaleUnit", "Unit", "Compat"], "metric")
         if not re.fullmatch(r"[0-9.]+\S+", m["ScaleUnit"]):
             raise Bad(f"{m['MetricName']}: ScaleUnit {m['ScaleUnit']!r}")
-        for e in NAME.findall(m["MetricExpr"]):
-            if e not in known:
-                raise Bad(f"{m['MetricName']}: {e} is not an event alias")
+        if not m["MetricName"].startswith("cmn_hnf_"):
+            raise Bad(f"{m['MetricName']}: not cmn_hnf_<metric>")
+        for k in ("MetricExpr", "MetricThreshold"):
+            for e in NAME.findall(m.get(k, "")):
+                if e not in known:
+                    raise Bad(f"{m['MetricName']}: {k}: {e} is not an event alias")
 
 
 def list_json(doc, args):
@@ -136,7 +147,19 @@ def list_json(doc, args):
         raise Bad(f"{len(doc['metrics'])} metrics, expected {args[1]}")
     for e in doc["events"]:
         need(e, ["name", "eventid", "occupid", "encoding", "description",
-                 "synonyms"], "event")
+                 "synonyms", "not_offered_by", "perf"], "event")
+        for k in ("synonyms", "not_offered_by"):
+            if not isinstance(e[k], list):
+                raise Bad(f"event {e['name']}: {k} is not a list")
+        if e["perf"] != f"arm_cmn_hnf/{e['name']}/":
+            raise Bad(f"event {e['name']}: perf {e['perf']!r}")
+    for m in doc["metrics"]:
+        for k in ("next", "events"):
+            if not isinstance(m[k], list):
+                raise Bad(f"metric {m['name']}: {k} is not a list")
+    syn = {e["name"]: e["synonyms"] for e in doc["events"]}
+    if "slc_miss" not in syn.get("cache_miss", []):
+        raise Bad(f"cache_miss synonyms {syn.get('cache_miss')}")
 
 
 def topo_json(doc, args):
@@ -160,6 +183,15 @@ def stat_json(doc, args):
             key = u["pmu"] if u["hnf"] is None else f"{u['pmu']}#{u['hnf']}"
             units[key] = u
         for a in args:
+            if a.startswith("mixed="):
+                got = line.get("imbalance", {}).get("mixed_slices")
+                if str(got).lower() != a[6:]:
+                    raise Bad(f"imbalance.mixed_slices {got}, expected {a[6:]}")
+                continue
+            if a == "epoch":
+                if not 1.6e9 < line["epoch"] < 4e9:
+                    raise Bad(f"epoch {line['epoch']}")
+                continue
             unit, rest = a.split(":", 1)
             metric, want = rest.split("=", 1)
             if unit not in units:
@@ -172,9 +204,114 @@ def stat_json(doc, args):
                 raise Bad(f"{unit} {metric} = {v}, expected {want}")
 
 
+def report_svg(args):
+    """args: SVG JSONL RANK_METRIC FORMULA: the drawing against the data."""
+    import xml.etree.ElementTree as ET
+    svg, jsonl, rank, formula = args
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(svg).getroot()
+    if root.tag != ns + "svg":
+        raise Bad(f"root element {root.tag}")
+    recs = [json.loads(line) for line in open(jsonl) if line.strip()]
+    meshes = sorted({u["pmu"] for r in recs for u in r["units"]
+                     if u["hnf"] is None})
+    metrics = list(recs[0]["units"][-1]["metrics"])
+    panels = [g for g in root.iter(ns + "g") if g.get("class") == "panel"]
+    if [p.get("id") for p in panels] != [f"panel-{m}" for m in metrics]:
+        raise Bad(f"panels {[p.get('id') for p in panels]}, metrics {metrics}")
+    for p, m in zip(panels, metrics):
+        lines = [e for e in p.iter(ns + "polyline")]
+        if len(lines) != len(meshes):
+            raise Bad(f"{m}: {len(lines)} lines for {len(meshes)} units")
+        for ln in lines:
+            if len(ln.get("points").split()) != len(recs):
+                raise Bad(f"{m}: {len(ln.get('points').split())} points, "
+                          f"{len(recs)} intervals")
+        flagged = sum(1 for r in recs for u in r["units"]
+                      if u["pmu"] == "total" and u["metrics"][m]["flagged"])
+        shaded = sum(int(e.get("data-intervals")) for e in p.iter(ns + "rect")
+                     if e.get("class") == "past")
+        if flagged != shaded:
+            raise Bad(f"{m}: {shaded} shaded intervals, {flagged} flagged")
+    # heat map: each HN-F's value over the run, recomputed from its events
+    sums = {}
+    for r in recs:
+        for u in r["units"]:
+            if u["hnf"] is None:
+                continue
+            s = sums.setdefault((u["pmu"], u["hnf"]), {})
+            for k, v in u["events"].items():
+                s[k] = s.get(k, 0) + (v or 0)
+    cells = [e for e in root.iter(ns + "rect") if e.get("class") == "hnf"]
+    if len(cells) != len(sums):
+        raise Bad(f"{len(cells)} HN-F cells, {len(sums)} HN-Fs recorded")
+    for e in cells:
+        title = e.find(ns + "title").text
+        m = re.fullmatch(r"(\S+) HN-F (\d+) nodeid \S+ \S+: (\S+) .*", title)
+        if not m:
+            raise Bad(f"cell title {title!r}")
+        want = eval(formula, {"__builtins__": {}},
+                    sums[(m.group(1), int(m.group(2)))])
+        if abs(float(m.group(3)) - want) > 0.006 + 1e-6 * abs(want):
+            raise Bad(f"{title}: expected {want:.4f} ({rank})")
+
+
+def jevents(args):
+    """args: METRICS.txt LIST.json regex|--exact-compat: what perf's
+    jevents.py made of the export, against the tool's metric table."""
+    rows, lst, mode = args
+    # exported as cmn_hnf_<metric>, apart from perf's own arm_cmn names
+    want = {"cmn_hnf_" + m["name"]: m for m in json.load(open(lst))["metrics"]}
+    got = {}
+    for line in open(rows):
+        f = line.rstrip("\n").split("|")
+        name, expr, pmu, unit, compat = f[:5]
+        ids = {k: (r == "1", s == "1") for k, r, s in
+               (x.split(":") for x in f[5:])}
+        got.setdefault(name, []).append((expr, pmu, unit, compat, ids))
+    if set(got) != set(want):
+        raise Bad(f"perf has {sorted(got)}, the table {sorted(want)}")
+    cmn600 = ["43400", "43402", "43406", "43800"]
+    for name, entries in got.items():
+        for expr, pmu, unit, compat, ids in entries:
+            # jevents.py rewrites expressions (1000000 becomes 1e6):
+            # the same values must give the same result
+            names = set(NAME.findall(expr)) | set(NAME.findall(want[name]["formula"]))
+            for seed in range(3):
+                env = {n: 1.0 + (hash((n, seed)) % 1000) / 7.0 for n in names}
+                a = eval(expr, {"__builtins__": {}}, env)
+                b = eval(want[name]["formula"], {"__builtins__": {}}, env)
+                if abs(a - b) > 1e-9 * max(1.0, abs(b)):
+                    raise Bad(f"{name}: MetricExpr {expr!r} is not "
+                              f"{want[name]['formula']!r}")
+            if pmu != "uncore_arm_cmn_hnf":
+                raise Bad(f"{name}: PMU {pmu!r} (Unit not arm_cmn_hnf?)")
+            if unit != "1" + want[name]["unit"]:
+                raise Bad(f"{name}: ScaleUnit {unit!r}")
+            if ids["43c00"][0] or ids["434020"][0]:
+                raise Bad(f"{name}: Compat {compat!r} matches CMN-700 or a "
+                          "longer identifier")
+        # perf 6.6+: exactly one entry matches each CMN-600 identifier
+        for i in cmn600:
+            n = sum(1 for e in entries if e[4][i][0])
+            if n != 1:
+                raise Bad(f"{name}: {n} entries match {i} as a regex")
+            n = sum(1 for e in entries if e[4][i][1])
+            if mode == "--exact-compat" and n != 1:
+                raise Bad(f"{name}: {n} entries equal {i} (perf < 6.6)")
+            if mode != "--exact-compat" and n != 0:
+                raise Bad(f"{name}: Compat equals {i}: not a regex export")
+
+
 def main():
     kind, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     try:
+        if kind == "svg":
+            report_svg([path] + args)
+            return 0
+        if kind == "jevents":
+            jevents([path] + args)
+            return 0
         with open(path) as f:
             if kind == "stat":
                 doc = [json.loads(line) for line in f if line.strip()]
@@ -184,7 +321,7 @@ def main():
                 doc = json.load(f)
         {"telemetry": telemetry, "perf-json": perf_json, "list": list_json,
          "topo": topo_json, "stat": stat_json}[kind](doc, args)
-    except (Bad, ValueError, KeyError, TypeError) as e:
+    except (Bad, ValueError, KeyError, TypeError, OSError) as e:
         print(f"{kind}: {e}")
         return 1
     return 0

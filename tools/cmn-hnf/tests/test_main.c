@@ -24,10 +24,17 @@
 #include <unistd.h>
 
 #include "../cmn-hnf.h"
+#include "fake_perf.h"
 
 static char t_why[1024];
 static char tmproot[256];
 static const char *tool_path;
+static const char *fake_path;	/* cmn-hnf-fake: the tool on the fake PMU */
+static const char *promtool = "missing";
+static const char *ksrc = "missing";	/* kernel source, for jevents.py */
+static const char *man_dir;	/* the man pages built by rst2man */
+static const char *src_dir;	/* tools/cmn-hnf */
+static const char *out_dir;	/* the build directory (O=) */
 static const char *doc_path;
 static const char *fixtures;
 
@@ -799,9 +806,20 @@ static bool test_metric_select(void)
 	size_t i;
 	int n;
 
+	/* the default is the first look: the level-1 metrics, nothing else */
 	T_ASSERT(!cmn_metric_select(0, NULL, sel, why, sizeof(why)), "none");
+	for (i = 0, n = 0; i < cmn_num_metrics; i++) {
+		T_ASSERT(sel[i] == (cmn_metrics[i].level == 1), "default: %s %s",
+			 cmn_metrics[i].name, sel[i] ? "selected" : "left out");
+		n += sel[i];
+	}
+	T_ASSERT(n >= 2 && n < (int)cmn_num_metrics, "default selects %d", n);
+	T_ASSERT(sel[metric_index("slc_miss_rate")] &&
+		 !sel[metric_index("sf_hit_rate")], "slc_miss_rate is level 1");
+	argv[0] = "all";
+	T_ASSERT(!cmn_metric_select(1, argv, sel, why, sizeof(why)), "all");
 	for (i = 0; i < cmn_num_metrics; i++)
-		T_ASSERT(sel[i], "default leaves %s out", cmn_metrics[i].name);
+		T_ASSERT(sel[i], "all leaves %s out", cmn_metrics[i].name);
 	argv[0] = "hnf_pocq";
 	argv[1] = "mc_retry_rate";
 	T_ASSERT(!cmn_metric_select(2, argv, sel, why, sizeof(why)), "%s", why);
@@ -1232,6 +1250,23 @@ static bool test_perf_json_shape(void)
 	return true;
 }
 
+/* perf JSON through perf's own jevents.py, compiled: both Compat rules */
+static bool test_perf_json_jevents(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	T_ASSERT(strcmp(ksrc, "missing"), "no kernel source (tests/deps.sh ksrc failed)");
+	snprintf(out, sizeof(out), "%s/jevents.txt", tmproot);
+	rc = sh("%s/jevents.sh %s %s %s/jevents > %s 2>&1", fixtures, ksrc,
+		tool_path, tmproot, out);
+	T_ASSERT(rc == 0, "regex Compat: %s", slurp(out));
+	rc = sh("%s/jevents.sh %s %s %s/jevents-exact --exact-compat > %s 2>&1",
+		fixtures, ksrc, tool_path, tmproot, out);
+	T_ASSERT(rc == 0, "--exact-compat: %s", slurp(out));
+	return true;
+}
+
 static bool test_sha1(void)
 {
 	char hex[41];
@@ -1248,188 +1283,6 @@ static bool test_sha1(void)
 }
 
 /* ---- cmn-hnf stat against a fake perf backend ---- */
-
-#define FAKE_FD		1000
-#define FAKE_MAX	4096
-
-struct fake_ev {
-	struct perf_event_attr attr;
-	int cpu, leader;
-	bool closed;
-	uint64_t val, ena, run;
-};
-
-static struct fake_ev fev[FAKE_MAX];
-static int nfev;
-static bool fake_no_groups;
-static int fake_max_group;	/* events per group the "driver" takes, 0: any */
-static bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
-static int fake_type1;		/* attr.type of the second mesh */
-
-static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
-{
-	if (nfev == FAKE_MAX)
-		return -EMFILE;
-	if (fake_no_groups && group_fd >= 0)
-		return -EINVAL;
-	if (fake_max_group && group_fd >= 0) {
-		int j, members = 0;
-
-		for (j = 0; j < nfev; j++)
-			if (!fev[j].closed && fev[j].leader == group_fd - FAKE_FD)
-				members++;
-		if (members >= fake_max_group)
-			return -EINVAL;
-	}
-	fev[nfev].attr = *attr;
-	fev[nfev].closed = false;
-	fev[nfev].cpu = cpu;
-	fev[nfev].leader = group_fd >= 0 ? group_fd - FAKE_FD : nfev;
-	fev[nfev].val = 0;
-	fev[nfev].ena = 0;
-	fev[nfev].run = 0;
-	return FAKE_FD + nfev++;
-}
-
-/* Events per read at full time */
-static uint64_t fake_rate(const struct fake_ev *e)
-{
-	uint64_t c = e->attr.config;
-	unsigned int id = c & 0xff, type = (c >> 32) & 0xf;
-	uint64_t r, w = 1;
-
-	if (type == 3)
-		return 100000;
-	switch (id) {
-	case 0x01:
-		r = e->attr.type == (unsigned int)fake_type1 ? 750 : 250;
-		break;
-	case 0x02:
-		r = 1000;
-		break;
-	case 0x04:
-		r = 50;
-		break;
-	case 0x05:
-		r = 1000;
-		break;
-	case 0x06:
-		r = 300;
-		break;
-	case 0x0c:
-		r = 10;
-		break;
-	case 0x0d:
-		r = 400;
-		break;
-	case 0x0e:
-		r = 6;
-		break;
-	case 0x0f:
-		r = 20000;
-		break;
-	case 0x18:
-		r = 2000;
-		break;
-	case 0x19:
-		r = 30;
-		break;
-	case 0x1a:
-		r = 20;
-		break;
-	default:
-		r = 0;
-	}
-	/* per HN-F: weight lid + 1 (node ids of hnfs_3x3 in order) */
-	if (c & (1 << 12)) {
-		switch ((c >> 16) & 0xffff) {
-		case 0x08:
-			w = 1;
-			break;
-		case 0x28:
-			w = 2;
-			break;
-		case 0x48:
-			w = 3;
-			break;
-		case 0x4d:
-			w = 4;
-			break;
-		default:
-			w = 0;
-		}
-	}
-	return r * w;
-}
-
-static long fake_read(int fd, void *buf, size_t len)
-{
-	uint64_t *out = buf, run;
-	int i = fd - FAKE_FD, j, n = 0;
-
-	if (i < 0 || i >= nfev || fev[i].leader != i)
-		return -1;
-	/* perf returns 0 bytes for a pinned event it could not schedule */
-	if (fake_cycles_error && (fev[i].attr.config >> 32) == 3)
-		return 0;
-	/* the cycle counter is never multiplexed, HN-F groups run half the time */
-	run = (fev[i].attr.config >> 32) == 3 ? 1000 : 500;
-	for (j = i; j < nfev; j++) {
-		if (fev[j].leader != i)
-			continue;
-		if ((size_t)(3 + n + 1) * 8 > len)
-			return -1;
-		fev[j].ena += 1000;
-		fev[j].run += run;
-		fev[j].val += fake_rate(&fev[j]) * run / 1000;
-		out[3 + n++] = fev[j].val;
-	}
-	out[0] = n;
-	out[1] = fev[i].ena;
-	out[2] = fev[i].run;
-	return (3 + n) * 8;
-}
-
-static int fake_enable(int fd)
-{
-	return fd >= FAKE_FD ? 0 : -1;
-}
-
-static void fake_close(int fd)
-{
-	if (fd >= FAKE_FD && fd < FAKE_FD + nfev)
-		fev[fd - FAKE_FD].closed = true;
-}
-
-/* Counted events (read at least once) of the group led by event @i */
-static int fake_members(int i)
-{
-	int j, n = 0;
-
-	for (j = 0; j < nfev; j++)
-		if (fev[j].ena && fev[j].leader == i)
-			n++;
-	return n;
-}
-
-/* The counted event with @config on PMU @type after @after, or -1 */
-static int fake_find(unsigned int type, uint64_t config, int after)
-{
-	int j;
-
-	for (j = after + 1; j < nfev; j++)
-		if (fev[j].ena && fev[j].attr.type == type &&
-		    fev[j].attr.config == config)
-			return j;
-	return -1;
-}
-
-static const struct cmn_perf_ops fake_ops = {
-	.open = fake_open,
-	.read = fake_read,
-	.enable = fake_enable,
-	.close = fake_close,
-};
 
 static const char *stat_root(void)
 {
@@ -1453,7 +1306,8 @@ static bool test_stat_mesh(void)
 	fake_no_groups = false;
 	cmn_perf_ops = &fake_ops;
 	snprintf(f, sizeof(f), "%s/stat-mesh.json", tmproot);
-	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "2", "--json", NULL);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "2", "--json", "all",
+		     NULL);
 	cmn_perf_ops = saved;
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	for (i = 0; i < nfev; i++) {
@@ -1682,14 +1536,22 @@ static bool test_stat_csv(void)
 	cmn_perf_ops = saved;
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	s = slurp(f);
-	T_ASSERT(!strncmp(s, "time,pmu,hnf,nodeid,metric,value,unit,running_pct,flagged\n",
-			  58), "header: %.60s", s);
-	T_ASSERT(strstr(s, ",arm_cmn_hnf_1,all,,slc_miss_rate,75.000000,%,50.0,1"),
+#define T_CSV_HEADER "time,epoch,pmu,hnf,nodeid,kind,name,value,unit,running_pct,flagged\n"
+	T_ASSERT(!strncmp(s, T_CSV_HEADER, strlen(T_CSV_HEADER)), "header: %.70s", s);
+	T_ASSERT(strstr(s, ",arm_cmn_hnf_1,all,,metric,slc_miss_rate,75.000000,%,50.0,1"),
 		 "mesh 1 row (75%% > 50 flagged, 50%% running): %s", s);
-	T_ASSERT(strstr(s, ",total,all,,slc_miss_rate,50.000000,%,50.0,0"),
+	T_ASSERT(strstr(s, ",total,all,,metric,slc_miss_rate,50.000000,%,50.0,0"),
 		 "total row: %s", s);
-	/* header once, 2 intervals x 3 rows */
-	T_ASSERT(sh("test $(wc -l < %s) -eq 7", f) == 0, "line count");
+	/* raw counts: 125 read in half the time, scaled to 250 (fake_rate) */
+	T_ASSERT(strstr(s, ",arm_cmn_hnf_0,all,,event,cache_miss,250,events,50.0,0"),
+		 "event row: %s", s);
+	T_ASSERT(strstr(s, ",total,all,,event,slc_sf_cache_access,2000,events,50.0,0"),
+		 "total event row: %s", s);
+	/* header once, 2 intervals x 3 units x (1 metric + 2 events) */
+	T_ASSERT(sh("test $(wc -l < %s) -eq 19", f) == 0, "line count");
+	/* the epoch column is the Unix time, not the time since the start */
+	T_ASSERT(sh("awk -F, 'NR > 1 && ($2 < 1600000000 || $2 > 4000000000) { exit 1 }' %s",
+		    f) == 0, "epoch column: %s", s);
 	return true;
 }
 
@@ -1812,7 +1674,7 @@ static bool test_check_good(void)
 }
 
 /* Expected FAIL line of cmn-hnf check for an ACPI device bound to arm-cmn */
-#define T_CHECK_ACPI_BOUND	"FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm-cmn"
+#define T_CHECK_ACPI_BOUND	"FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm_cmn, add 'blacklist arm_cmn' to /etc/modprobe.d/"
 
 static bool test_check_problems(void)
 {
@@ -1844,55 +1706,874 @@ static bool test_check_problems(void)
 	return true;
 }
 
+/* ---- defects of issue 12, one test each ---- */
+
+/* Run the fake tool on the stat tree; stdout in @out, stderr in @err */
+__printf(3, 4)
+static int fake_run(const char *out, const char *err, const char *fmt, ...);
+
+static int fake_run(const char *out, const char *err, const char *fmt, ...)
+{
+	char args[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	return sh("%s --sysfs-root %s/stat %s > %s 2> %s", fake_path, tmproot,
+		  args, out, err);
+}
+
+/* 3: stat -- cmd exits with the command's status, like perf */
+static bool test_stat_exit_status(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/exit.out", tmproot);
+	snprintf(err, sizeof(err), "%s/exit.err", tmproot);
+	rc = fake_run(out, err, "stat --json slc_miss_rate -- true");
+	T_ASSERT(rc == 0, "true: exit %d", rc);
+	if (!json_check("stat", out, "arm_cmn_hnf_0:slc_miss_rate=25"))
+		return false;
+	rc = fake_run(out, err, "stat slc_miss_rate -- false");
+	T_ASSERT(rc == 1, "false: exit %d", rc);
+	T_ASSERT(strstr(slurp(out), "slc_miss_rate"), "false: no counts printed");
+	rc = fake_run(out, err, "stat slc_miss_rate -- sh -c 'exit 3'");
+	T_ASSERT(rc == 3, "exit 3: exit %d", rc);
+	rc = fake_run(out, err, "stat slc_miss_rate -- sh -c 'kill -TERM $$'");
+	T_ASSERT(rc == 128 + 15, "killed by SIGTERM: exit %d", rc);
+	/* a command that cannot run: 127, an error and no table */
+	rc = fake_run(out, err, "stat slc_miss_rate -- /nonexistent/cmd");
+	T_ASSERT(rc == 127, "missing command: exit %d", rc);
+	T_ASSERT(!*slurp(out), "missing command: a table was printed: %s", slurp(out));
+	T_ASSERT(strstr(slurp(err), "cannot run '/nonexistent/cmd'"),
+		 "missing command: %s", slurp(err));
+	/* -n ends the command: that is not a failure */
+	rc = fake_run(out, err, "stat -I 10 -n 1 slc_miss_rate -- sleep 30");
+	T_ASSERT(rc == 0, "-n with a longer command: exit %d", rc);
+	return true;
+}
+
+/* 3: a command that exits ends the interval at once (SIGCHLD) */
+static bool test_stat_sigchld(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	struct cmn_jv *v;
+	double t;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/chld.out", tmproot);
+	snprintf(err, sizeof(err), "%s/chld.err", tmproot);
+	rc = fake_run(out, err, "stat --json -I 20000 slc_miss_rate -- sleep 0.2");
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	v = cmn_jv_parse(slurp(out), NULL, 0);
+	T_ASSERT(v, "not one JSON record: %s", slurp(out));
+	t = cmn_jv_num(cmn_jv_get(v, "time"));
+	cmn_jv_free(v);
+	/* the interval is 20 s; the command's 0.2 s must end it */
+	T_ASSERT(t > 0.1 && t < 10, "the interval lasted %g s", t);
+	return true;
+}
+
+/* 4: options: order, overflow, strict numbers, conflicts */
+static bool test_stat_options(void)
+{
+	static const char *const bad[] = {
+		"-I 99999999999999999999", "-I 86400001", "-I 9", "-I 1e3",
+		"-I ' 100'", "-n 0", "-I 100 -n 99999999999999", "-I 100 -n -1",
+		"--per-hnf --top abc", "--per-hnf --top -1",
+		"--per-hnf --top 99999999999999999999", "--json --csv",
+		"-n 3", "--top 3", "--sort slc_miss_rate", "--clear",
+		"-I 100 --clear --json", "--quiet", "--quiet --json --prometheus x",
+		"--print-perf --prometheus x", "-- ", "--per-hnf --sort bogus",
+	};
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	size_t i;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/opt.out", tmproot);
+	snprintf(err, sizeof(err), "%s/opt.err", tmproot);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rc = fake_run(out, err, "stat %s", bad[i]);
+		T_ASSERT(rc == 2, "'stat %s' exits %d", bad[i], rc);
+		T_ASSERT(strstr(slurp(err), "cmn-hnf stat: "), "'stat %s': %s",
+			 bad[i], slurp(err));
+	}
+	T_ASSERT(strstr(slurp(err), "unknown metric 'bogus'"), "%s", slurp(err));
+	/* options after the metric words */
+	rc = fake_run(out, err, "stat slc -I 10 -n 1 --json");
+	T_ASSERT(rc == 0, "'stat slc -I 10 -n 1': exit %d: %s", rc, slurp(err));
+	if (!json_check("stat", out, "arm_cmn_hnf_0:sf_hit_rate=30"))
+		return false;
+	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf --top 2 pocq");
+	T_ASSERT(rc == 0 && strstr(slurp(out), "# top 2 HN-Fs"), "--top 2: %d", rc);
+	return true;
+}
+
+/* 5: one unreadable PMU is that PMU's FAIL, not "no PMU" */
+static bool test_check_broken_pmu(void)
+{
+	const char *root = fresh_root("check-broken");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	int rc;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "0", "43402", "3 3", hnfs_3x3, true);
+	/* format/eventid is a directory: reading it fails (even as root) */
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_1/format/eventid",
+		 root);
+	unlink(p);
+	mkdirs(p);
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-broken.txt", tmproot);
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(rc == 1, "exit %d", rc);
+	T_ASSERT(strstr(s, "FAIL  arm_cmn_hnf_1: cannot be read: ") &&
+		 strstr(s, "arm_cmn_hnf_1/format/eventid"), "no FAIL naming the file: %s", s);
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: CMN-600 r1p2"), "PMU 0 hidden: %s", s);
+	T_ASSERT(!strstr(s, "no arm_cmn_hnf_<n> PMU"), "reported as no PMU: %s", s);
+	T_ASSERT(strstr(s, "perf_event_paranoid=0 allows"), "later checks hidden: %s", s);
+	return true;
+}
+
+/* 5: an alias whose contents differ from the table is a FAIL */
+static bool test_check_alias_contents(void)
+{
+	const char *root = fresh_root("check-alias");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	int rc;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-alias.txt", tmproot);
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: all 38 event aliases match") ||
+		 strstr(s, "event aliases match the event table"), "good aliases: %s", s);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/cache_miss",
+		 root);
+	put(p, "eventid=0x02\n");
+	snprintf(p, sizeof(p), "%s/%s/events/pocq_occupancy_read", root,
+		 "bus/event_source/devices/arm_cmn_hnf_0");
+	put(p, "eventid=0x0f,occupid=0x3\n");
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(rc == 1, "exit %d", rc);
+	T_ASSERT(strstr(s, "FAIL  arm_cmn_hnf_0: 2 event aliases differ from the event table") &&
+		 strstr(s, "cache_miss='eventid=0x02' (table: eventid=0x01)") &&
+		 strstr(s, "pocq_occupancy_read='eventid=0x0f,occupid=0x3'"),
+		 "mismatch not reported: %s", s);
+	return true;
+}
+
+/* 5: /proc/interrupts past 256 KiB is read whole */
+static bool test_check_big_interrupts(void)
+{
+	const char *root = fresh_root("check-irq");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	FILE *o;
+	int i;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_proc(root, 0, "0000000000000000");
+	/* 256 CPUs: ~2.8 KiB per line, the PMU's line after 400 others */
+	snprintf(p, sizeof(p), "%s/proc/interrupts", root);
+	o = fopen(p, "w");
+	T_ASSERT(o, "cannot write %s", p);
+	for (i = 0; i <= 400; i++) {
+		int cpu;
+
+		fprintf(o, "%4d:", i + 10);
+		for (cpu = 0; cpu < 256; cpu++)
+			fprintf(o, " %10d", i == 400 && cpu == 255 ? 5 : 0);
+		fprintf(o, "  GICv3 %d Level     %s\n", 100 + i,
+			i == 400 ? "arm_cmn_hnf_0" : "virtio0");
+	}
+	fclose(o);
+	T_ASSERT(sh("test $(stat -c %%s %s) -gt 1048576", p) == 0, "file too small");
+	snprintf(f, sizeof(f), "%s/check-irq.txt", tmproot);
+	run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(strstr(s, "ok    arm_cmn_hnf_0: 1 overflow interrupt, raised 5 times"),
+		 "interrupt not found: %s", s);
+	return true;
+}
+
+/* 5: the fix when arm_cmn is built in, not a module */
+static bool test_check_builtin_arm_cmn(void)
+{
+	const char *root = fresh_root("check-builtin");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+
+	fake_device(root, "ARMHC600:00", "acpi:ARMHC600:", "arm-cmn");
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(p, sizeof(p), "%s/module/arm_cmn/drivers", root);
+	mkdirs(p);
+	snprintf(f, sizeof(f), "%s/check-builtin.txt", tmproot);
+	run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+#define T_BUILTIN_FIX "is bound to the upstream arm-cmn driver; fix: arm_cmn is built into this kernel"
+	T_ASSERT(strstr(s, T_BUILTIN_FIX) &&
+		 strstr(s, "initcall_blacklist=arm_cmn_init") && !strstr(s, "rmmod"),
+		 "built-in: %s", s);
+	/* a loadable module has initstate */
+	snprintf(p, sizeof(p), "%s/module/arm_cmn/initstate", root);
+	put(p, "live\n");
+	run_cmd(cmd_check, f, "check", NULL);
+	s = slurp(f);
+	cmn_proc_root = "/proc";
+	T_ASSERT(strstr(s, "fix: rmmod arm_cmn") && !strstr(s, "initcall_blacklist"),
+		 "module: %s", s);
+	return true;
+}
+
+/* 6: the JSON writer checks UTF-8 and escapes; the parser reads it back */
+static bool test_json_writer(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "\"plain\"" },
+		{ "q\"b\\n\n", "\"q\\\"b\\\\n\\n\"" },
+		{ "\x01\x7f", "\"\\u0001\\u007f\"" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		  "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ "bad\xff", "\"bad\\ufffd\"" },
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong / */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* a surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+		{ "cut\xe2\x82", "\"cut\\ufffd\\ufffd\"" },
+	};
+	char *buf = NULL, why[128];
+	struct cmn_json j;
+	struct cmn_jv *v;
+	size_t len, i;
+	FILE *m;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		m = open_memstream(&buf, &len);
+		cmn_json_str(m, cases[i].in);
+		fclose(m);
+		T_ASSERT(!strcmp(buf, cases[i].out), "case %zu: %s, expected %s", i,
+			 buf, cases[i].out);
+		free(buf);
+		buf = NULL;
+	}
+	m = open_memstream(&buf, &len);
+	cj_init(&j, m, false);
+	cj_obj(&j);
+	cj_kstr(&j, "a", "x\xff");
+	cj_key(&j, "b");
+	cj_arr(&j);
+	cj_num(&j, 1.5);
+	cj_num(&j, NAN);
+	cj_int(&j, -3);
+	cj_arr_end(&j);
+	cj_key(&j, "c");
+	cj_obj(&j);
+	cj_obj_end(&j);
+	cj_words(&j, "d", " one  two ");
+	cj_obj_end(&j);
+	fclose(m);
+#define T_JSON_DOC "{\"a\":\"x\\ufffd\",\"b\":[1.5,null,-3],\"c\":{},\"d\":[\"one\",\"two\"]}"
+	T_ASSERT(!strcmp(buf, T_JSON_DOC),
+		 "document: %s", buf);
+	v = cmn_jv_parse(buf, why, sizeof(why));
+	free(buf);
+	T_ASSERT(v, "parse: %s", why);
+	T_ASSERT(!strcmp(cmn_jv_str(cmn_jv_get(v, "a")), "x\xef\xbf\xbd") &&
+		 cmn_jv_get(v, "b")->n == 3 &&
+		 cmn_jv_get(v, "b")->child->num == 1.5 &&
+		 cmn_jv_get(v, "b")->child->next->type == CJV_NULL &&
+		 cmn_jv_get(v, "d")->n == 2, "parsed values wrong");
+	cmn_jv_free(v);
+	T_ASSERT(!cmn_jv_parse("{\"a\":1,}", why, sizeof(why)) && why[0],
+		 "trailing comma accepted");
+	T_ASSERT(!cmn_jv_parse("[1] x", why, sizeof(why)), "junk accepted");
+	v = cmn_jv_parse("\"\\ud83d\\ude00\\u00e9\"", why, sizeof(why));
+	T_ASSERT(v && !strcmp(v->str, "\xf0\x9f\x98\x80\xc3\xa9"), "surrogate pair");
+	cmn_jv_free(v);
+	return true;
+}
+
+/* 6: errors name the PMU and the file */
+static bool test_error_context(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], p[CMN_PATH_LEN];
+	const char *root = stat_root();
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/ctx.out", tmproot);
+	snprintf(err, sizeof(err), "%s/ctx.err", tmproot);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_1/format/eventid",
+		 root);
+	put(p, "config:zz\n");
+	rc = fake_run(out, err, "stat --print-perf");
+	T_ASSERT(rc == 1, "exit %d", rc);
+	T_ASSERT(strstr(slurp(err), "arm_cmn_hnf_1: ") &&
+		 strstr(slurp(err), "arm_cmn_hnf_1/format/eventid: format 'eventid': cannot parse"),
+		 "no context: %s", slurp(err));
+	/* an alias that the formats cannot encode names the PMU and event */
+	stat_root();
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/cache_miss",
+		 root);
+	put(p, "eventid=0x1ff\n");
+	rc = fake_run(out, err, "stat --print-perf slc_miss_rate");
+#define T_ALIAS_ERR "arm_cmn_hnf_0/cache_miss/ (eventid=0x1ff): term 'eventid'"
+	T_ASSERT(rc == 1 && strstr(slurp(err), T_ALIAS_ERR),
+		 "alias error: %d %s", rc, slurp(err));
+	stat_root();
+	return true;
+}
+
+/* 6: list suggests the spelling that counts every mesh */
+static bool test_list_perf_spelling(void)
+{
+	char f[CMN_PATH_LEN], *s;
+
+	snprintf(f, sizeof(f), "%s/list-spell.txt", tmproot);
+	T_ASSERT(run_cmd(cmd_list, f, "list", NULL) == 0, "exit status");
+	s = slurp(f);
+	T_ASSERT(strstr(s, "perf: arm_cmn_hnf/<name>/ counts every mesh"), "%.200s", s);
+	T_ASSERT(!strstr(s, "perf: arm_cmn_hnf_0/<name>/"), "suggests mesh 0: %.200s", s);
+	T_ASSERT(run_cmd(cmd_list, f, "list", "--names", NULL) == 0 &&
+		 strstr(slurp(f), "\nslc_miss_rate\n") && strstr(slurp(f), "\nHNF_POCQ\n") &&
+		 strstr(slurp(f), "\npocq\n") && !strstr(slurp(f), "cache_miss"),
+		 "--names: %s", slurp(f));
+	return true;
+}
+
+/* 6: per-HN-F figures from different time slices are flagged */
+static bool test_stat_mixed_slices(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/mix.out", tmproot);
+	snprintf(err, sizeof(err), "%s/mix.err", tmproot);
+	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf pocq");
+	T_ASSERT(rc == 0, "exit %d", rc);
+#define T_MIXED "# ! mixed time slices: the HN-Fs were counted 50.0-50.0% of the time"
+	T_ASSERT(strstr(slurp(out), T_MIXED),
+		 "not flagged: %s", slurp(out));
+	rc = fake_run(out, err, "stat -I 10 -n 1 --per-hnf --json pocq");
+	if (rc || !json_check("stat", out, "mixed=true epoch"))
+		return false;
+	/* all the time: nothing to flag */
+	rc = sh("CMN_HNF_FAKE_RUN_PERMILLE=1000 %s --sysfs-root %s/stat %s > %s",
+		fake_path, tmproot, "stat -I 10 -n 1 --per-hnf pocq", out);
+	T_ASSERT(rc == 0 && strstr(slurp(out), "# imbalance:") &&
+		 !strstr(slurp(out), "mixed time slices"), "flagged at 100%%: %s", slurp(out));
+	return true;
+}
+
+/* Prometheus text for node_exporter's textfile collector, checked by promtool */
+static bool test_stat_prometheus(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], prom[CMN_PATH_LEN], *s;
+	int rc;
+
+	T_ASSERT(strcmp(promtool, "missing") && !access(promtool, X_OK),
+		 "no promtool (tests/deps.sh promtool failed)");
+	stat_root();
+	snprintf(out, sizeof(out), "%s/prom.out", tmproot);
+	snprintf(err, sizeof(err), "%s/prom.err", tmproot);
+	snprintf(prom, sizeof(prom), "%s/textfile/cmn_hnf.prom", tmproot);
+	snprintf(out, sizeof(out), "%s/textfile", tmproot);
+	mkdirs(out);
+	snprintf(out, sizeof(out), "%s/prom.out", tmproot);
+	rc = fake_run(out, err, "stat -I 10 -n 3 --quiet --per-hnf --prometheus %s slc pocq",
+		      prom);
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	T_ASSERT(!*slurp(out), "--quiet printed: %s", slurp(out));
+	T_ASSERT(sh("ls %s/textfile | grep -qv '^cmn_hnf.prom$'", tmproot),
+		 "a temporary file was left: %s", prom);
+	rc = sh("%s check metrics < %s > %s 2>&1", promtool, prom, out);
+	T_ASSERT(rc == 0, "promtool check metrics: %s", slurp(out));
+	T_ASSERT(!*slurp(out), "promtool complains: %s", slurp(out));
+	s = slurp(prom);
+	T_ASSERT(strstr(s, "# HELP cmn_hnf_slc_miss_rate ") &&
+		 strstr(s, "# TYPE cmn_hnf_slc_miss_rate gauge\n"), "HELP/TYPE: %.300s", s);
+	/* per HN-F labels from the topology; 25 % (hand arithmetic) */
+#define T_H3_LABELS "{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"}"
+	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate" T_H3_LABELS " 25\n"),
+		 "per-HN-F sample: %.600s", s);
+#define T_MESH1_LABELS "{pmu=\"arm_cmn_hnf_1\",mesh=\"1\",hnf=\"all\"}"
+	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate" T_MESH1_LABELS " 75"),
+		 "mesh sample");
+	/* counters since the start: 3 reads x 500 x 2 (scaled), weight 4 */
+	T_ASSERT(strstr(s, "# TYPE cmn_hnf_cache_miss_total counter\n") &&
+		 strstr(s, "cmn_hnf_cache_miss_total" T_H3_LABELS " 3000\n"),
+		 "counter: %s", strstr(s, "cmn_hnf_cache_miss_total") ?
+		 strstr(s, "cmn_hnf_cache_miss_total") : s);
+	T_ASSERT(strstr(s, "cmn_hnf_running_ratio{pmu=\"all\",mesh=\"all\",hnf=\"all\"} 0.5\n"),
+		 "running ratio");
+	/* a file that cannot be written is an error, not silence */
+	rc = fake_run(out, err, "stat -I 10 -n 1 --quiet --prometheus /nonexistent/dir/x.prom");
+	T_ASSERT(rc == 1 &&
+		 strstr(slurp(err), "--prometheus /nonexistent/dir/x.prom: No such file"),
+		 "unwritable: %d %s", rc, slurp(err));
+	return true;
+}
+
+/* top: the full screen under tmux, against a golden file */
+static bool test_top_tmux(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/top-tmux.txt", tmproot);
+	rc = sh("%s/top-tmux.sh %s %s/stat %s/golden %s/tmux > %s 2>&1", fixtures,
+		fake_path, tmproot, fixtures, tmproot, out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
+/* top --batch: plain frames, the heat in the first character of a cell */
+static bool test_top_batch(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], *s;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/top-batch.txt", tmproot);
+	snprintf(err, sizeof(err), "%s/top-batch.err", tmproot);
+	rc = fake_run(out, err, "top -b -n 2 -I 100 -m pocq_avg_occupancy pocq");
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	s = slurp(out);
+	/* weights 1..4 of the HN-Fs: 0.2 .. 0.8 entries, coldest to hottest */
+	T_ASSERT(strstr(s, "| H0 0.20   |.H1 0.40   |*H2 0.60   |") &&
+		 strstr(s, "|#H3 0.80   |"), "map: %s", s);
+	T_ASSERT(strstr(s, " 1 m0 H3     0x4d (2,1)     0.80"), "top list: %s", s);
+	T_ASSERT(!strchr(s, '\033'), "escape codes in --batch output");
+	T_ASSERT(strstr(strstr(s, "cmn-hnf top") + 1, "cmn-hnf top"), "not two frames");
+	/* no terminal, no --batch: a usage error, not a garbled screen */
+	rc = fake_run(out, err, "top < /dev/null");
+	T_ASSERT(rc == 2 && strstr(slurp(err), "needs a terminal"), "no tty: %d", rc);
+	rc = fake_run(out, err, "top -b --pmu 5");
+	T_ASSERT(rc == 2, "--pmu 5 of 2 meshes: %d", rc);
+	rc = fake_run(out, err, "top -b -m bogus");
+	T_ASSERT(rc == 2, "--metric bogus: %d", rc);
+	return true;
+}
+
+/* report: a recorded run summarised; values from hand arithmetic */
+static bool test_report_summary(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN], *s;
+	struct cmn_jv *v;
+	const struct cmn_jv *u;
+	int rc, n = 0;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/report.out", tmproot);
+	snprintf(err, sizeof(err), "%s/report.err", tmproot);
+	snprintf(run, sizeof(run), "%s/run.jsonl", tmproot);
+	rc = fake_run(run, err, "stat -I 10 -n 5 --per-hnf --json slc pocq");
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(out, err, "report %s --rank pocq_avg_occupancy --top 2", run);
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	s = slurp(out);
+	T_ASSERT(strstr(s, ": 5 intervals, "), "header: %.200s", s);
+	/* every interval 75 % on mesh 1, 50 % in total, 25 % on mesh 0 */
+#define T_RP_M1 "arm_cmn_hnf_1    slc_miss_rate                         75.00      75.00      75.00      75.00  %        > 50: 5 of 5"
+#define T_RP_TOT "total            slc_miss_rate                         50.00      50.00      50.00      50.00  %        > 50: 0 of 5"
+	T_ASSERT(strstr(s, T_RP_M1) && strstr(s, T_RP_TOT), "metric rows: %s", s);
+	T_ASSERT(strstr(s, "  arm_cmn_hnf_1    slc_miss_rate > 50: 0.000-"),
+		 "past threshold: %s", s);
+	T_ASSERT(!strstr(s, "  total            slc_miss_rate > 50:"), "total flagged");
+	/* occupancy weights 1..4: H3 0.8 of a mean of 0.5 */
+#define T_RP_FIRST "    1  arm_cmn_hnf_0    hnf   3 nodeid   0x4d xp (2,1)         0.80  x1.60 of mean"
+	T_ASSERT(strstr(s, "HN-Fs by pocq_avg_occupancy over the run (entries):") &&
+		 strstr(s, T_RP_FIRST) && !strstr(s, "    3  "), "ranking: %s", s);
+	rc = fake_run(out, err, "report --json %s slc_miss_rate", run);
+	T_ASSERT(rc == 0, "--json: exit %d", rc);
+	v = cmn_jv_parse(slurp(out), NULL, 0);
+	T_ASSERT(v, "--json: not JSON: %s", slurp(out));
+	for (u = cmn_jv_get(v, "units")->child; u; u = u->next) {
+		const struct cmn_jv *ms = cmn_jv_get(cmn_jv_get(u, "metrics"),
+						     "slc_miss_rate");
+
+		n++;
+		if (strcmp(cmn_jv_str(cmn_jv_get(u, "pmu")), "arm_cmn_hnf_1") ||
+		    cmn_jv_get(u, "hnf")->type != CJV_NULL)
+			continue;
+		T_ASSERT(cmn_jv_num(cmn_jv_get(ms, "run")) == 75 &&
+			 cmn_jv_num(cmn_jv_get(ms, "past_threshold")) == 5 &&
+			 cmn_jv_get(ms, "past_ranges")->n == 1 &&
+			 !cmn_jv_get(cmn_jv_get(u, "metrics"), "sf_hit_rate"),
+			 "mesh 1 in --json");
+	}
+	cmn_jv_free(v);
+	T_ASSERT(n == 8 + 2 + 1, "%d units in --json", n);
+	/* errors name the file (and the line) */
+	rc = fake_run(out, err, "report %s/none.jsonl", tmproot);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "none.jsonl: No such file"), "missing file");
+	snprintf(out, sizeof(out), "%s/bad.jsonl", tmproot);
+	put(out, "%s{\"time\": 1,\n", slurp(run));
+	snprintf(out, sizeof(out), "%s/report.out", tmproot);
+	rc = fake_run(out, err, "report %s/bad.jsonl", tmproot);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "bad.jsonl: line 6: not JSON"),
+		 "bad line: %d %s", rc, slurp(err));
+	snprintf(out, sizeof(out), "%s/empty.jsonl", tmproot);
+	put(out, "\n");
+	snprintf(out, sizeof(out), "%s/report.out", tmproot);
+	rc = fake_run(out, err, "report %s/empty.jsonl", tmproot);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "no intervals"), "empty: %s", slurp(err));
+	T_ASSERT(fake_run(out, err, "report") == 2, "no file");
+	return true;
+}
+
+/* report --svg: the drawing against the data it was drawn from */
+static bool test_report_svg(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN], args[1024];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/report-svg.out", tmproot);
+	snprintf(err, sizeof(err), "%s/report-svg.err", tmproot);
+	snprintf(run, sizeof(run), "%s/wave.jsonl", tmproot);
+	rc = sh("CMN_HNF_FAKE_WAVE=1 %s --sysfs-root %s/stat %s > %s", fake_path,
+		tmproot, "stat -I 10 -n 30 --per-hnf --json slc pocq", run);
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(out, err, "report %s --svg %s/wave.svg --rank pocq_avg_occupancy",
+		      run, tmproot);
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	snprintf(args, sizeof(args), "%s pocq_avg_occupancy 'pocq_occupancy / dtc_cycles'",
+		 run);
+	snprintf(out, sizeof(out), "%s/wave.svg", tmproot);
+	if (!json_check("svg", out, args))
+		return false;
+	snprintf(out, sizeof(out), "%s/report-svg.out", tmproot);
+	rc = fake_run(out, err, "report %s --svg /nonexistent/x.svg", run);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "--svg /nonexistent/x.svg: No such file"),
+		 "unwritable: %d %s", rc, slurp(err));
+	return true;
+}
+
+/*
+ * report --svg in a real browser: headless Chromium renders the SVG to a
+ * PNG of the SVG's size, which must show the threshold bands and both
+ * ends of the heat scale. Only in "make test-browser" (see the Makefile).
+ */
+static bool test_report_browser(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN];
+	char svg[CMN_PATH_LEN], png[CMN_PATH_LEN], *s;
+	long h = 0;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/browser.out", tmproot);
+	snprintf(err, sizeof(err), "%s/browser.err", tmproot);
+	snprintf(run, sizeof(run), "%s/browser.jsonl", tmproot);
+	snprintf(svg, sizeof(svg), "%s/browser.svg", tmproot);
+	snprintf(png, sizeof(png), "%s/browser.png", tmproot);
+	rc = sh("CMN_HNF_FAKE_WAVE=1 %s --sysfs-root %s/stat %s > %s", fake_path,
+		tmproot, "stat -I 10 -n 60 --per-hnf --json slc pocq", run);
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(out, err, "report %s --svg %s --rank pocq_avg_occupancy", run, svg);
+	T_ASSERT(rc == 0, "report: exit %d", rc);
+	rc = sh("sed -n 's/.* height=\"\\([0-9]*\\)\" viewBox.*/\\1/p' %s > %s", svg, out);
+	s = slurp(out);
+	s[strcspn(s, "\n")] = '\0';
+	T_ASSERT(rc == 0 && !cmn_parse_long(s, 100, 20000, &h), "SVG height '%s'", s);
+#define T_CHROMIUM "timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars"
+	rc = sh("%s --window-size=960,%ld --screenshot=%s file://%s > %s 2>&1",
+		T_CHROMIUM, h, png, svg, err);
+	T_ASSERT(rc == 0 && !access(png, R_OK), "chromium: exit %d: %s", rc, slurp(err));
+	rc = sh("python3 %s/png_check.py %s 960 %ld f4c7c3 2c7bb6 d7191c > %s 2>&1",
+		fixtures, png, h, out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
+/* The commands "cmn-hnf --help" lists, blank separated, and "" for main */
+static int tool_commands(char cmds[][16], int max)
+{
+	char out[CMN_PATH_LEN], *p, *s;
+	int n = 0;
+
+	snprintf(out, sizeof(out), "%s/commands.txt", tmproot);
+	if (sh("%s --help | sed -n 's/^  \\([a-z]\\{2,\\}\\)  .*/\\1/p' > %s",
+	       tool_path, out))
+		return -1;
+	cmds[n++][0] = '\0';
+	s = slurp(out);
+	for (p = strtok(s, "\n"); p && n < max; p = strtok(NULL, "\n"))
+		snprintf(cmds[n++], sizeof(cmds[0]), "%s", p);
+	return n;
+}
+
+/* issue 11: every command has a man page whose options match its --help */
+static bool test_man_pages(void)
+{
+	char cmds[32][16], page[CMN_PATH_LEN], help[CMN_PATH_LEN], out[CMN_PATH_LEN];
+	int n, i, rc;
+
+	T_ASSERT(man_dir, "no --man directory");
+	n = tool_commands(cmds, 32);
+	T_ASSERT(n >= 8, "%d commands in cmn-hnf --help", n);
+	snprintf(help, sizeof(help), "%s/help.txt", tmproot);
+	snprintf(out, sizeof(out), "%s/man-check.txt", tmproot);
+	for (i = 0; i < n; i++) {
+		snprintf(page, sizeof(page), "%s/cmn-hnf%s%s.1", man_dir,
+			 cmds[i][0] ? "-" : "", cmds[i]);
+		T_ASSERT(!access(page, R_OK), "no man page %s for '%s'", page, cmds[i]);
+		rc = sh("%s %s --help > %s", tool_path, cmds[i], help);
+		T_ASSERT(rc == 0, "%s --help: %d", cmds[i], rc);
+		rc = sh("python3 %s/man_check.py %s %s > %s 2>&1", fixtures, page,
+			help, out);
+		T_ASSERT(rc == 0, "%s", slurp(out));
+		/* the page names its command */
+		rc = sh("grep -qi '^\\.TH \"cmn-hnf%s%s\" 1 ' %s", cmds[i][0] ? "-" : "",
+			cmds[i], page);
+		T_ASSERT(rc == 0, "%s: no .TH line for '%s'", page, cmds[i]);
+	}
+	return true;
+}
+
+/* issue 11: the bash completion, driven as bash drives it */
+static bool test_bash_completion(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/completion.txt", tmproot);
+	rc = sh("bash %s/completion_check.sh %s/cmn-hnf.bash-completion %s > %s 2>&1",
+		fixtures, src_dir, tool_path, out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
+/* issue 11: make install puts everything where Debian looks for it */
+static bool test_install(void)
+{
+	static const char *const files[] = {
+		"usr/bin/cmn-hnf",
+		"usr/share/bash-completion/completions/cmn-hnf",
+		"usr/lib/systemd/system/cmn-hnf-prometheus.service",
+		"usr/share/man/man1/cmn-hnf.1",
+		"usr/share/man/man1/cmn-hnf-stat.1",
+		"usr/share/man/man1/cmn-hnf-top.1",
+		"usr/share/man/man1/cmn-hnf-report.1",
+	};
+	char out[CMN_PATH_LEN], dest[CMN_PATH_LEN], f[CMN_PATH_LEN];
+	char cmds[32][16];
+	int rc, i, n;
+
+	T_ASSERT(src_dir && out_dir, "no --src or --out");
+	snprintf(dest, sizeof(dest), "%s/destdir", tmproot);
+	snprintf(out, sizeof(out), "%s/install.txt", tmproot);
+	rc = sh("make -s -C %s O=%s DESTDIR=%s PREFIX=/usr install > %s 2>&1",
+		src_dir, out_dir, dest, out);
+	T_ASSERT(rc == 0, "make install: %s", slurp(out));
+	for (i = 0; i < (int)ARRAY_SIZE(files); i++) {
+		snprintf(f, sizeof(f), "%s/%s", dest, files[i]);
+		T_ASSERT(!access(f, R_OK), "%s not installed", files[i]);
+	}
+	n = tool_commands(cmds, 32);
+	for (i = 1; i < n; i++) {
+		snprintf(f, sizeof(f), "%s/usr/share/man/man1/cmn-hnf-%s.1", dest, cmds[i]);
+		T_ASSERT(!access(f, R_OK), "no man page installed for %s", cmds[i]);
+	}
+	rc = sh("%s/usr/bin/cmn-hnf --version > %s 2>&1", dest, out);
+	T_ASSERT(rc == 0 && !strncmp(slurp(out), "cmn-hnf ", 8), "installed binary: %s",
+		 slurp(out));
+	rc = sh("grep -qx 'ExecStart=/usr/bin/cmn-hnf .*' %s/%s", dest, files[2]);
+	T_ASSERT(rc == 0, "the unit does not run /usr/bin/cmn-hnf");
+	return true;
+}
+
+/*
+ * The Prometheus unit: systemd accepts it, it runs unprivileged with only
+ * CAP_PERFMON, and its command line works (on the fake PMU, with -n 1).
+ */
+static bool test_systemd_unit(void)
+{
+	char unit[CMN_PATH_LEN], out[CMN_PATH_LEN], prom[CMN_PATH_LEN], *s, *e;
+	char cmd[1024];
+	int rc;
+
+	T_ASSERT(src_dir, "no --src");
+	stat_root();
+	snprintf(unit, sizeof(unit), "%s/cmn-hnf-prometheus.service", tmproot);
+	snprintf(out, sizeof(out), "%s/unit.txt", tmproot);
+	snprintf(prom, sizeof(prom), "%s/unit.prom", tmproot);
+	/* as installed, but running the tool of this build */
+	rc = sh("sed 's|@BINDIR@/cmn-hnf|%s|' %s/cmn-hnf-prometheus.service.in > %s",
+		tool_path, src_dir, unit);
+	T_ASSERT(rc == 0, "cannot write %s", unit);
+	rc = sh("systemd-analyze verify --man=no %s > %s 2>&1", unit, out);
+	T_ASSERT(rc == 0 && !*slurp(out), "systemd-analyze verify: %d %s", rc, slurp(out));
+	s = slurp(unit);
+	T_ASSERT(strstr(s, "\nUser=prometheus\n") && !strstr(s, "User=root"),
+		 "not an unprivileged user");
+	T_ASSERT(strstr(s, "\nAmbientCapabilities=CAP_PERFMON\n") &&
+		 strstr(s, "\nCapabilityBoundingSet=CAP_PERFMON\n") &&
+		 strstr(s, "\nNoNewPrivileges=yes\n"), "capabilities");
+	s = strstr(s, "\nExecStart=");
+	T_ASSERT(s, "no ExecStart");
+	s += strlen("\nExecStart=") + strlen(tool_path);
+	e = strchr(s, '\n');
+	*e = '\0';
+	snprintf(cmd, sizeof(cmd), "%s", s);
+	/* the same command line on the fake PMU: another file, one short interval */
+#define T_UNIT_PROM "/var/lib/prometheus/node-exporter/cmn_hnf.prom"
+	e = strstr(cmd, T_UNIT_PROM);
+	T_ASSERT(e, "ExecStart: %s", cmd);
+	*e = '\0';
+	rc = sh("%s --sysfs-root %s/stat %s%s%s -n 1 -I 10 > %s 2>&1", fake_path, tmproot,
+		cmd, prom, e + strlen(T_UNIT_PROM), out);
+	T_ASSERT(rc != 2, "the unit's options are a usage error: %s", slurp(out));
+	return true;
+}
+
 /* ---- the built tool: help texts are true ---- */
+
+static const char *const t_cmds[] = {
+	"list", "topo", "check", "stat", "top", "report", "metrics",
+};
+
+/*
+ * The options of "cmn-hnf CMD --help": the first word of each line of the
+ * option list ("  -I, --interval MS ..." gives -I and --interval), in
+ * @opts, blank separated; returns how many.
+ */
+static int help_options(const char *help, char *opts, size_t len)
+{
+	const char *p = strstr(help, "\nOptions:\n"), *e;
+	size_t used = 0;
+	int n = 0;
+
+	opts[0] = '\0';
+	if (!p)
+		return 0;
+	for (p = strchr(p + 1, '\n') + 1; *p == ' '; p = strchr(p, '\n') + 1) {
+		const char *q = p + 2;
+
+		if (*q == ' ')
+			q += 4;
+		while (*q == '-') {
+			for (e = q; *e && *e != ' ' && *e != ',' && *e != '\n'; e++)
+				;
+			used += snprintf(opts + used, len - used, "%.*s ",
+					 (int)(e - q), q);
+			n++;
+			if (*e != ',')
+				break;
+			q = e + 2;
+		}
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return n;
+}
+
+/* What option @opt of @cmd needs around it to be a valid command line */
+static const char *opt_context(const char *cmd, const char *opt)
+{
+	static const char *const ctx[][3] = {
+		{ "stat", "-I", "100 --print-perf" },
+		{ "stat", "--interval", "100 --print-perf" },
+		{ "stat", "-n", "1 -I 100 --print-perf" },
+		{ "stat", "--count", "1 -I 100 --print-perf" },
+		{ "stat", "--top", "3 --per-hnf --print-perf" },
+		{ "stat", "--sort", "slc_miss_rate --per-hnf --print-perf" },
+		{ "stat", "--clear", "-I 100 --print-perf" },
+		{ "stat", "--prometheus", "@/p.prom -I 10 -n 1" },
+		{ "stat", "--quiet", "--prometheus @/p.prom -I 10 -n 1" },
+		{ "stat", "-q", "--prometheus @/p.prom -I 10 -n 1" },
+		{ "stat", "--print-perf", "" },
+		{ "stat", "*", "--print-perf" },
+		{ "top", "-I", "100 -b -n 1" },
+		{ "top", "--interval", "100 -b -n 1" },
+		{ "top", "-n", "1 -b -I 100" },
+		{ "top", "--count", "1 -b -I 100" },
+		{ "top", "-m", "pocq_avg_latency -b -n 1 -I 100" },
+		{ "top", "--metric", "pocq_avg_latency -b -n 1 -I 100" },
+		{ "top", "-p", "1 -b -n 1 -I 100" },
+		{ "top", "--pmu", "1 -b -n 1 -I 100" },
+		{ "top", "-t", "3 -b -n 1 -I 100" },
+		{ "top", "--top", "3 -b -n 1 -I 100" },
+		{ "top", "*", "-b -n 1 -I 100" },
+		{ "report", "--svg", "@/h.svg @/run.jsonl" },
+		{ "report", "-r", "pocq_avg_latency @/run.jsonl" },
+		{ "report", "--rank", "pocq_avg_latency @/run.jsonl" },
+		{ "report", "-t", "3 @/run.jsonl" },
+		{ "report", "--top", "3 @/run.jsonl" },
+		{ "report", "*", "@/run.jsonl" },
+		{ "metrics", "--format", "perf-json" },
+		{ "metrics", "-f", "perf-json" },
+		{ "metrics", "--output-dir", "@/perf -f perf-json" },
+		{ "metrics", "-o", "@/perf -f perf-json" },
+		{ "metrics", "--exact-compat", "-f perf-json" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		if (!strcmp(ctx[i][0], cmd) &&
+		    (!strcmp(ctx[i][1], opt) || !strcmp(ctx[i][1], "*")))
+			return ctx[i][2];
+	return "";
+}
 
 static bool test_help_texts(void)
 {
-	static const char *const cmds[] = { "list", "topo", "check", "stat", "metrics" };
-	/* a value for each option that takes one */
-	static const char *const optval[][2] = {
-		{ "--interval", "100" }, { "-I", "100" }, { "--count", "1" },
-		{ "-n", "1" }, { "--top", "3" }, { "--sort", "slc_miss_rate" },
-		{ "--format", "perf-json" }, { "-f", "perf-json" },
-		{ "--sysfs-root", "/" },
-	};
-	char out[CMN_PATH_LEN], help[8192], word[64], *p, *s;
-	const char *root = stat_root();
-	size_t i, k, n;
+	char out[CMN_PATH_LEN], help[8192], opts[2048], word[64], args[512];
+	const char *root = stat_root(), *p, *c;
+	char *at;
+	size_t i, n;
 	int rc;
 
 	snprintf(out, sizeof(out), "%s/help.txt", tmproot);
 	T_ASSERT(sh("%s --help > %s", tool_path, out) == 0, "--help failed");
-	s = slurp(out);
-	for (i = 0; i < 5; i++) {
-		snprintf(word, sizeof(word), "\n  %s ", cmds[i]);
-		T_ASSERT(strstr(s, word), "--help does not list %s", cmds[i]);
+	snprintf(help, sizeof(help), "%s", slurp(out));
+	for (i = 0; i < ARRAY_SIZE(t_cmds); i++) {
+		snprintf(word, sizeof(word), "\n  %s ", t_cmds[i]);
+		T_ASSERT(strstr(help, word), "--help does not list %s", t_cmds[i]);
 	}
 	T_ASSERT(sh("%s bogus > /dev/null 2>&1", tool_path) == 2, "bogus command");
-	for (i = 0; i < 5; i++) {
-		T_ASSERT(sh("%s %s --help > %s", tool_path, cmds[i], out) == 0,
-			 "%s --help failed", cmds[i]);
+	for (i = 0; i < ARRAY_SIZE(t_cmds); i++) {
+		T_ASSERT(sh("%s %s --help > %s", tool_path, t_cmds[i], out) == 0,
+			 "%s --help failed", t_cmds[i]);
 		snprintf(help, sizeof(help), "%s", slurp(out));
-		snprintf(word, sizeof(word), "usage: cmn-hnf %s", cmds[i]);
-		T_ASSERT(strstr(help, word), "%s --help: no usage line", cmds[i]);
-		/* every option the help names is accepted */
-		for (p = help; (p = strstr(p, " -")); p++) {
-			const char *val = NULL;
-
-			for (n = 0; (isalnum((unsigned char)p[1 + n]) ||
-				     p[1 + n] == '-') && n < sizeof(word) - 1; n++)
-				word[n] = p[1 + n];
-			word[n] = '\0';
-			if (!strcmp(word, "--") || !strcmp(word, "-h") ||
-			    !strcmp(word, "--help") || strlen(word) < 2)
+		snprintf(word, sizeof(word), "usage: cmn-hnf %s", t_cmds[i]);
+		T_ASSERT(strstr(help, word), "%s --help: no usage line", t_cmds[i]);
+		T_ASSERT(help_options(help, opts, sizeof(opts)) >= 2,
+			 "%s --help: no option list", t_cmds[i]);
+		T_ASSERT(sh("%s %s --bogus-option > /dev/null 2>&1", fake_path,
+			    t_cmds[i]) == 2, "%s takes --bogus-option", t_cmds[i]);
+		/* every option the help names is accepted, on the fake PMU */
+		for (p = opts; *p; p += n + 1) {
+			n = strcspn(p, " ");
+			snprintf(word, sizeof(word), "%.*s", (int)n, p);
+			if (!strcmp(word, "-h") || !strcmp(word, "--help"))
 				continue;
-			for (k = 0; k < ARRAY_SIZE(optval); k++)
-				if (!strcmp(optval[k][0], word))
-					val = optval[k][1];
-			rc = sh("%s --sysfs-root %s %s %s %s %s > /dev/null 2>&1",
-				tool_path, root, cmds[i], word, val ? val : "",
-				!strcmp(cmds[i], "stat") ? "--print-perf" : "");
-			T_ASSERT(rc != 2, "'%s %s' is a usage error", cmds[i], word);
+			c = opt_context(t_cmds[i], word);
+			snprintf(args, sizeof(args), "%s", c);
+			for (at = strchr(args, '@'); at; at = strchr(args, '@')) {
+				char tail[256];
+
+				snprintf(tail, sizeof(tail), "%s", at + 1);
+				snprintf(at, sizeof(args) - (at - args), "%s%s",
+					 tmproot, tail);
+			}
+			rc = sh("%s --sysfs-root %s %s %s %s > /dev/null 2>&1",
+				fake_path, root, t_cmds[i], word, args);
+			T_ASSERT(rc == 0 || (rc == 1 && !strcmp(t_cmds[i], "check")),
+				 "'%s %s %s' exits %d", t_cmds[i], word, args, rc);
 		}
 	}
 	return true;
@@ -1919,6 +2600,14 @@ static bool test_docs(void)
 		T_ASSERT(strstr(s, words[i]), "'%s' not documented", words[i]);
 	return true;
 }
+
+/* Run only by "make test-browser" (--browser), not by "make test" */
+static const struct {
+	const char *name;
+	bool (*fn)(void);
+} browser_tests[] = {
+	{ "report_svg_browser", test_report_browser },
+};
 
 static const struct {
 	const char *name;
@@ -1954,6 +2643,7 @@ static const struct {
 	{ "topo_json_and_map", test_topo_json },
 	{ "telemetry_shape", test_telemetry_shape },
 	{ "perf_json_shape", test_perf_json_shape },
+	{ "perf_json_jevents", test_perf_json_jevents },
 	{ "sha1", test_sha1 },
 	{ "stat_mesh_metrics", test_stat_mesh },
 	{ "stat_groups", test_stat_groups },
@@ -1968,6 +2658,26 @@ static const struct {
 	{ "stat_errors", test_stat_errors },
 	{ "check_good", test_check_good },
 	{ "check_problems", test_check_problems },
+	{ "stat_exit_status", test_stat_exit_status },
+	{ "stat_sigchld_ends_interval", test_stat_sigchld },
+	{ "stat_options", test_stat_options },
+	{ "check_broken_pmu", test_check_broken_pmu },
+	{ "check_alias_contents", test_check_alias_contents },
+	{ "check_big_interrupts", test_check_big_interrupts },
+	{ "check_builtin_arm_cmn", test_check_builtin_arm_cmn },
+	{ "json_writer_utf8", test_json_writer },
+	{ "error_context", test_error_context },
+	{ "list_perf_spelling", test_list_perf_spelling },
+	{ "stat_mixed_slices", test_stat_mixed_slices },
+	{ "stat_prometheus", test_stat_prometheus },
+	{ "top_batch", test_top_batch },
+	{ "top_tmux_golden", test_top_tmux },
+	{ "report_summary", test_report_summary },
+	{ "report_svg", test_report_svg },
+	{ "man_pages_match_help", test_man_pages },
+	{ "bash_completion", test_bash_completion },
+	{ "install", test_install },
+	{ "systemd_unit", test_systemd_unit },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
 };
@@ -1976,19 +2686,30 @@ int main(int argc, char **argv)
 {
 	int i, passed = 0, failed = 0;
 	const char *only = NULL;
+	bool browser = false;
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--tool"))
-			tool_path = argv[i + 1];
-		else if (!strcmp(argv[i], "--doc"))
-			doc_path = argv[i + 1];
-		else if (!strcmp(argv[i], "--fixtures"))
-			fixtures = argv[i + 1];
-		else if (!strcmp(argv[i], "--only"))
-			only = argv[i + 1];
+	for (i = 1; i < argc; i++) {
+		static const char *const names[] = {
+			"--tool", "--promtool", "--fake", "--doc", "--fixtures", "--only",
+			"--ksrc", "--man", "--src", "--out",
+		};
+		const char **dest[] = {
+			&tool_path, &promtool, &fake_path, &doc_path, &fixtures, &only,
+			&ksrc, &man_dir, &src_dir, &out_dir,
+		};
+		size_t k;
+
+		if (!strcmp(argv[i], "--browser")) {
+			browser = true;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(names); k++)
+			if (!strcmp(argv[i], names[k]) && i + 1 < argc)
+				*dest[k] = argv[++i];
 	}
-	if (!tool_path || !doc_path || !fixtures) {
-		fprintf(stderr, "usage: %s --tool BIN --doc RST --fixtures DIR [--only NAME]\n",
+	if (!tool_path || !fake_path || !doc_path || !fixtures) {
+		fprintf(stderr,
+			"usage: %s --tool BIN --fake BIN --doc RST --fixtures DIR [--promtool BIN] [--only NAME] [--browser]\n",
 			argv[0]);
 		return 2;
 	}
@@ -2000,16 +2721,19 @@ int main(int argc, char **argv)
 	/* commands print errors on stderr; keep the test output readable */
 	if (!getenv("CMN_HNF_TEST_VERBOSE") && !freopen("/dev/null", "w", stderr))
 		return 1;
-	for (i = 0; i < (int)ARRAY_SIZE(tests); i++) {
-		if (only && strcmp(only, tests[i].name))
+	for (i = 0; i < (int)(browser ? ARRAY_SIZE(browser_tests) : ARRAY_SIZE(tests)); i++) {
+		const char *name = browser ? browser_tests[i].name : tests[i].name;
+		bool (*fn)(void) = browser ? browser_tests[i].fn : tests[i].fn;
+
+		if (only && strcmp(only, name))
 			continue;
 		t_why[0] = '\0';
 		cmn_sysfs_root = "/nonexistent";
-		if (t_run(tests[i].fn)) {
-			printf("PASS: tools/%s\n", tests[i].name);
+		if (t_run(fn)) {
+			printf("PASS: tools/%s\n", name);
 			passed++;
 		} else {
-			printf("FAIL: tools/%s: %s\n", tests[i].name, t_why);
+			printf("FAIL: tools/%s: %s\n", name, t_why);
 			failed++;
 		}
 		fflush(stdout);

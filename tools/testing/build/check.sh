@@ -7,9 +7,10 @@
 #   tools                make -C tools/cmn-hnf test (in a copy)
 #   pkg                  tools/testing/pkg/run.sh (packaging: make deb,
 #                        lintian, dts/, cmn-hnf switch on fake systems)
-#   kunit                tools/testing/kunit/run.sh
-#   e2e-<kernel>-<fw>    tools/testing/vm/e2e.sh, KERNEL in {6.12, 6.1}
-#                        x FW in {dt, acpi}
+#   kunit                tools/testing/kunit/run.sh (linux-source-6.12)
+#   kunit-7.2            the same on sid's linux-source-7.2 (KUNIT_KERNEL=7.2)
+#   e2e-<kernel>-<fw>    tools/testing/vm/e2e.sh, KERNEL in {7.2, 6.12,
+#                        6.1, 5.10} x FW in {dt, acpi}
 #
 # Each stage prints result lines ("PASS: <stage>/<name>",
 # "FAIL: <stage>/<name>: <why>", see Documentation/testing.rst). This script
@@ -21,11 +22,14 @@
 # line at all, is missing or times out adds a FAIL line of its own: a stage
 # that did not run is never a pass. Exit status: 0 only if nothing failed.
 #
-# Environment: CHECK_STAGES (default "lint tools pkg kunit e2e"), CHECK_KERNELS
-# (default "6.12 6.1"), CHECK_FWS (default "dt acpi"), CHECK_PRIMARY (the
-# guest that runs every mesh, default 6.12-dt; the others run the meshes in
-# CHECK_MESH_SUBSET, default "default two-mesh numa1"), STAGE_TIMEOUT (s per
-# stage, default 3600), plus whatever the stages take (KVER12, MESH, ...).
+# Environment: CHECK_STAGES (default "lint tools pkg kunit kunit-7.2 e2e"),
+# CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS (default "dt acpi"),
+# CHECK_PRIMARY
+# (the guest that runs every mesh, default 7.2-dt: the newest kernel, whose
+# API, perf and arm-cmn move first; 6.12 gets the debug kernel and KUnit
+# besides; the others run the meshes in CHECK_MESH_SUBSET, default "default
+# two-mesh numa1", and each test's "# subset-meshes:"), STAGE_TIMEOUT (s per
+# stage, default 3600), plus whatever the stages take (KVER72, MESH, ...).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -35,7 +39,7 @@ RES="$OUTD/check"
 rm -rf "$RES"
 mkdir -p "$RES"
 : >"$RES/results.txt"
-STAGES=${CHECK_STAGES:-lint tools pkg kunit e2e}
+STAGES=${CHECK_STAGES:-lint tools pkg kunit kunit-7.2 e2e}
 TMO=${STAGE_TIMEOUT:-3600}
 declare -a TIMES=()
 
@@ -90,14 +94,16 @@ for st in $STAGES; do
 		run_stage pkg "$TESTING/pkg/run.sh" ;;
 	kunit)
 		run_stage kunit "$TESTING/kunit/run.sh" ;;
+	kunit-7.2)
+		run_stage kunit-7.2 env KUNIT_KERNEL=7.2 "$TESTING/kunit/run.sh" ;;
 	e2e)
-		for k in ${CHECK_KERNELS:-6.12 6.1}; do
+		for k in ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}; do
 			for fw in ${CHECK_FWS:-dt acpi}; do
 				if [ -x "$TESTING/vm/e2e.sh" ]; then
 					# every mesh on the primary guest, the
 					# default, two-mesh and NUMA systems elsewhere
 					subset=
-					[ "$k-$fw" = "${CHECK_PRIMARY:-6.12-dt}" ] ||
+					[ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ] ||
 						subset=${CHECK_MESH_SUBSET:-default two-mesh numa1}
 					run_stage "e2e-$k-$fw" env KERNEL="$k" FW="$fw" \
 						MESH_SUBSET="$subset" "$TESTING/vm/e2e.sh"

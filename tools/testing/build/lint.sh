@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make lint: build every project module with W=1 and sparse (C=2) against
-# Debian's 6.12 and 6.1 headers for arm64 (cross) and amd64, failing on any
-# warning; then checkpatch.pl --strict on every C file and shellcheck on
-# every shell script.
+# Debian's 5.10 (bullseye), 6.1 and 6.12 (bookworm) and 7.2 (sid) headers for
+# arm64 (cross) and amd64, each with the compiler its kernel was built with,
+# failing on any warning; then checkpatch.pl --strict on every C file and
+# a shellcheck run over every shell script.
 #
 # Environment:
-#   KVER12, KVER61   pin the Debian ABIs (default: current meta-packages)
-#   LINT_KERNELS     subset, e.g. "6.12-arm64 6.1-amd64" (default: all four)
+#   KVER510, KVER61, KVER12, KVER72   pin the Debian ABIs (default: the
+#                    newest of each series its suite serves)
+#   LINT_KERNELS     subset, e.g. "6.12-arm64 5.10-amd64" (default: all eight)
 #   LINT_SKIP        any of "build checkpatch shellcheck" to skip a part
 #   JOBS             make -j (default nproc)
 #
@@ -32,18 +34,22 @@ ensure_host_packages
 take_lock lint
 
 # ---------------------------------------------------------------- builds
-build_one() { # ABI FLAVOUR NAME
-	local abi=$1 fl=$2 name=$3 kd bd blog n
-	kd=$(kdir "$abi" "$fl")
+build_one() { # SERIES FLAVOUR NAME
+	local k=$1 fl=$2 name=$3 abi bd blog n
+	abi=$(kernel_abi "$k") || { fail "build-$name" "no Debian $k kernel"; return; }
 	bd="$OUTD/lint-$abi-$fl"
 	blog="$OUTD/lint-$abi-$fl.log"
 
+	if ! fetch_kernel_headers "$k" "$fl"; then
+		fail "build-$name" "cannot fetch the $abi-$fl headers"
+		return
+	fi
 	# kbuild M= writes objects next to the sources: build in a copy.
 	rm -rf "$bd"
 	mkdir -p "$bd"
 	rsync -a --exclude=.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='.*.cmd' "$REPO/" "$bd/"
-	if ! timed "lint build $name" make -C "$kd" M="$bd" CMN_HNF_ALL=1 \
+	if ! timed "lint build $name" kbuild_make "$k" "$fl" M="$bd" CMN_HNF_ALL=1 \
 		W=1 C=2 -j"${JOBS:-$(nproc)}" modules >"$blog" 2>&1; then
 		grep -E "$WARN_RE" "$blog" | sed "s|$bd/||g; s|^|  $name: |" | head -50
 		tail -5 "$blog" | sed "s|^|  $name: |"
@@ -62,21 +68,27 @@ build_one() { # ABI FLAVOUR NAME
 		fail "build-$name" "no module was built"
 		return
 	fi
-	log "$name: clean build, modules: $kos"
+	log "$name ($abi): clean build, modules: $kos"
 	pass "build-$name"
 }
 
 if ! skipping build; then
-	fetch_headers
-	log "kernels: 6.12 = $KVER12, 6.1 = $KVER61"
-	sel=${LINT_KERNELS:-"6.12-arm64 6.1-arm64 6.12-amd64 6.1-amd64"}
+	sel=${LINT_KERNELS:-}
+	if [ -z "$sel" ]; then
+		for k in $(kernel_series_all); do
+			sel="$sel $k-arm64 $k-amd64"
+		done
+	fi
 	for k in $sel; do
-		case ${k%-*} in
-		6.12) abi=$KVER12 ;;
-		6.1) abi=$KVER61 ;;
-		*) fail "build-$k" "unknown kernel"; continue ;;
+		case ${k##*-} in
+		arm64 | amd64) ;;
+		*) fail "build-$k" "unknown architecture (want arm64 or amd64)"; continue ;;
 		esac
-		build_one "$abi" "${k##*-}" "$k"
+		if ! kernel_suite "${k%-*}" >/dev/null; then
+			fail "build-$k" "unknown kernel (want one of $(kernel_series_all))"
+			continue
+		fi
+		build_one "${k%-*}" "${k##*-}" "$k"
 	done
 fi
 
@@ -105,8 +117,10 @@ if ! skipping checkpatch; then
 	# checkpatch_one INDEX FILE: run checkpatch, keep output and status.
 	checkpatch_one() {
 		local extra=()
-		[ "$2" = include/arm_cmn_hnf/compat.h ] &&
-			extra=(--ignore LINUX_VERSION_CODE)
+		case $2 in
+		include/arm_cmn_hnf/compat.h | tools/testing/cmn600-model/kcompat.h)
+			extra=(--ignore LINUX_VERSION_CODE) ;;
+		esac
 		local st=0
 		(cd "$CPD" && perl "$CP" --strict --no-tree --terse --show-types \
 			"${extra[@]}" -f "$2") >"$CPO/$1.out" 2>&1 || st=$?

@@ -71,7 +71,8 @@ enum cmn600_model_fault {
  * @dev: device number on the port (0..3)
  * @lid: logical ID (explicit ``lid=`` or the default per type)
  * @irq: GIC SPI number (``irq=``, DTCs only), valid if @has_irq
- * @has_irq: ``irq=`` was given
+ * @has_irq: ``irq=<SPI>`` was given
+ * @no_irq: ``irq=none``: the firmware describes no interrupt for this DTC
  * @domain: ``domain=`` option, -1 if absent
  * @line: line number in the mesh file, for error messages
  */
@@ -81,6 +82,7 @@ struct cmn600_model_node {
 	u16 lid;
 	u32 irq;
 	bool has_irq;
+	bool no_irq;
 	s8 domain;
 	unsigned int line;
 };

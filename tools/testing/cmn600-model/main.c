@@ -73,14 +73,17 @@ static void step_all(u64 cycles)
 
 /* Reading files: i_private is the mesh number; look it up under the lock */
 
-enum mesh_file { MF_RATE, MF_TRUTH, MF_CYCLES, MF_IRQS, MF_INFO };
+enum mesh_file {
+	MF_RATE, MF_TRUTH, MF_CYCLES, MF_IRQS, MF_INFO, MF_COUNTED, MF_COUNTERS, MF_RACE,
+	MF_IRQ_FAULT, MF_NR
+};
 
 struct mesh_file_data {
 	unsigned int index;
 	enum mesh_file what;
 };
 
-static struct mesh_file_data mesh_files[CMN600_MODEL_MAX_MESHES][MF_INFO + 1];
+static struct mesh_file_data mesh_files[CMN600_MODEL_MAX_MESHES][MF_NR];
 
 static int mesh_show(struct seq_file *s, void *unused)
 {
@@ -94,6 +97,9 @@ static int mesh_show(struct seq_file *s, void *unused)
 		goto out;
 	}
 	m = model.meshes[d->index];
+	if (d->what == MF_TRUTH || d->what == MF_CYCLES || d->what == MF_COUNTED ||
+	    d->what == MF_COUNTERS)
+		cmn600_rt_sync(m);
 	switch (d->what) {
 	case MF_RATE:
 		cmn600_rt_show_rates(s, m);
@@ -110,6 +116,20 @@ static int mesh_show(struct seq_file *s, void *unused)
 	case MF_INFO:
 		cmn600_rt_show_info(s, m);
 		break;
+	case MF_COUNTED:
+		cmn600_rt_show_counted(s, m);
+		break;
+	case MF_COUNTERS:
+		cmn600_rt_show_counters(s, m);
+		break;
+	case MF_RACE:
+		cmn600_rt_show_race(s, m);
+		break;
+	case MF_IRQ_FAULT:
+		cmn600_rt_show_irq_fault(s, m);
+		break;
+	case MF_NR:
+		break;
 	}
 out:
 	mutex_unlock(&model.lock);
@@ -117,7 +137,8 @@ out:
 }
 
 /*
- * truth is long (36 lines per HN-F): size its buffer up front so that one
+ * truth is long (36 lines per HN-F), so are counted and counters: size the
+ * buffer up front so that one
  * read() produces it in one pass under the lock, without seq_file growing
  * the buffer and producing it again; readers compare it with cycles.
  */
@@ -127,7 +148,7 @@ static int mesh_open(struct inode *inode, struct file *file)
 {
 	const struct mesh_file_data *d = inode->i_private;
 
-	if (d->what == MF_TRUTH)
+	if (d->what == MF_TRUTH || d->what == MF_COUNTED || d->what == MF_COUNTERS)
 		return single_open_size(file, mesh_show, inode->i_private, TRUTH_BUF);
 	return single_open(file, mesh_show, inode->i_private);
 }
@@ -208,6 +229,117 @@ static ssize_t rate_write(struct file *file, const char __user *ubuf, size_t cou
 	return ret ? ret : count;
 }
 
+/*
+ * race: "off", or "on" followed by any of "near_wrap", "lag_ns=<n>" and
+ * "defer_us=<n>".
+ * The mesh's clock is stopped around the change and restarted if free.
+ */
+static int race_cmd(struct cmn600_rt_mesh *m, char *text)
+{
+	bool on = false, near_wrap = false;
+	char *tok, *cursor = strim(text);
+	long lag_ns = -1, defer_us = -1;
+	u64 v;
+	int ret;
+
+	tok = strsep(&cursor, " \t\n");
+	if (!tok || (strcmp(tok, "on") && strcmp(tok, "off")))
+		return -EINVAL;
+	on = !strcmp(tok, "on");
+	while ((tok = strsep(&cursor, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		if (on && !strcmp(tok, "near_wrap")) {
+			near_wrap = true;
+		} else if (on && !strncmp(tok, "lag_ns=", 7)) {
+			if (cmn600_model_parse_u64(tok + 7, &v) || v > LONG_MAX)
+				return -EINVAL;
+			lag_ns = v;
+		} else if (on && !strncmp(tok, "defer_us=", 9)) {
+			if (cmn600_model_parse_u64(tok + 9, &v) || v > LONG_MAX)
+				return -EINVAL;
+			defer_us = v;
+		} else {
+			return -EINVAL;
+		}
+	}
+	if (model.free)
+		cmn600_rt_clock_stop(m);
+	ret = cmn600_rt_set_race(m, on, near_wrap, lag_ns, defer_us);
+	if (model.free)
+		cmn600_rt_clock_start(m, model.freq_mhz);
+	return ret;
+}
+
+/*
+ * irq_fault: "spurious [dtc=<lid>] [count=<n>]", "stuck [dtc=<lid>]
+ * [bit=<0..8>] [limit=<n>]" or "clear". Runs with the model's mutex held,
+ * so other debugfs users wait until a storm has ended.
+ */
+static int irq_fault_cmd(struct cmn600_rt_mesh *m, char *text)
+{
+	u64 dtc = 0, count = 1, bit = 8, limit = 0, *dst;
+	char *tok, *cmd, *cursor = strim(text);
+
+	cmd = strsep(&cursor, " \t\n");
+	if (!cmd)
+		return -EINVAL;
+	while ((tok = strsep(&cursor, " \t\n")) != NULL) {
+		char *val = strchr(tok, '=');
+
+		if (!*tok)
+			continue;
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "dtc"))
+			dst = &dtc;
+		else if (!strcmp(tok, "count") && !strcmp(cmd, "spurious"))
+			dst = &count;
+		else if (!strcmp(tok, "bit") && !strcmp(cmd, "stuck"))
+			dst = &bit;
+		else if (!strcmp(tok, "limit") && !strcmp(cmd, "stuck"))
+			dst = &limit;
+		else
+			return -EINVAL;
+		if (cmn600_model_parse_u64(val, dst) || *dst > U32_MAX)
+			return -EINVAL;
+	}
+	if (!strcmp(cmd, "spurious"))
+		return cmn600_rt_irq_spurious(m, dtc, count);
+	if (!strcmp(cmd, "stuck"))
+		return cmn600_rt_irq_stuck(m, dtc, bit, limit);
+	if (!strcmp(cmd, "clear")) {
+		cmn600_rt_irq_clear(m);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Writes to race and irq_fault: one command per write */
+static ssize_t mesh_cmd_write(struct file *file, const char __user *ubuf, size_t count,
+			      loff_t *ppos)
+{
+	struct seq_file *s = file->private_data;
+	const struct mesh_file_data *d = s->private;
+	char *text;
+	int ret;
+
+	text = get_user_text(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	mutex_lock(&model.lock);
+	if (d->index >= model.nr_meshes)
+		ret = -ENODEV;
+	else if (d->what == MF_RACE)
+		ret = race_cmd(model.meshes[d->index], text);
+	else
+		ret = irq_fault_cmd(model.meshes[d->index], text);
+	mutex_unlock(&model.lock);
+	kfree(text);
+	return ret ? ret : count;
+}
+
 static const struct file_operations mesh_ro_fops = {
 	.owner = THIS_MODULE,
 	.open = mesh_open,
@@ -225,20 +357,39 @@ static const struct file_operations rate_fops = {
 	.release = single_release,
 };
 
+static const struct file_operations mesh_cmd_fops = {
+	.owner = THIS_MODULE,
+	.open = mesh_open,
+	.read = seq_read,
+	.write = mesh_cmd_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static struct dentry *create_mesh_dir(unsigned int i)
 {
-	static const char * const names[] = { "rate", "truth", "cycles", "irqs", "info" };
+	static const char * const names[MF_NR] = {
+		"rate", "truth", "cycles", "irqs", "info", "counted", "counters", "race",
+		"irq_fault",
+	};
+	const struct file_operations *fops;
 	struct dentry *dir;
 	char name[16];
 	unsigned int f;
 
 	snprintf(name, sizeof(name), "mesh%u", i);
 	dir = debugfs_create_dir(name, model.root);
-	for (f = 0; f <= MF_INFO; f++) {
+	for (f = 0; f < MF_NR; f++) {
 		mesh_files[i][f].index = i;
 		mesh_files[i][f].what = f;
-		debugfs_create_file(names[f], f == MF_RATE ? 0644 : 0444, dir,
-				    &mesh_files[i][f], f == MF_RATE ? &rate_fops : &mesh_ro_fops);
+		if (f == MF_RATE)
+			fops = &rate_fops;
+		else if (f == MF_RACE || f == MF_IRQ_FAULT)
+			fops = &mesh_cmd_fops;
+		else
+			fops = &mesh_ro_fops;
+		debugfs_create_file(names[f], fops == &mesh_ro_fops ? 0444 : 0644, dir,
+				    &mesh_files[i][f], fops);
 	}
 	return dir;
 }

@@ -446,6 +446,11 @@ static int parse_node(struct parser *ps, char **tok, int ntok)
 		} else if (!strcmp(key, "irq")) {
 			if (type != CMN600_MODEL_TYPE_DTC)
 				return perr(ps, ps->line, "irq= is only for dtc nodes");
+			/* a DTC whose interrupt the firmware leaves out (a fault) */
+			if (!strcmp(val, "none")) {
+				n->no_irq = true;
+				continue;
+			}
 			/* SPI number (INTID - 32) */
 			ret = parse_num(ps, key, val, 987, &v);
 			if (ret)
@@ -662,20 +667,24 @@ static int finish_file(struct parser *ps)
 				return perr(ps, a->line, "region overlaps the mesh of line %u",
 					    b->line);
 		}
-		/* DTC interrupts are distinct across the file */
+		/*
+		 * DTC interrupts: the DTCs of one mesh may share a line (a
+		 * CMN-600 whose DTC interrupts are wired together), two meshes
+		 * never do.
+		 */
 		for (k = 0; k < a->nr_nodes; k++) {
 			struct cmn600_model_node *n = &a->nodes[k];
 
 			if (!n->has_irq)
 				continue;
-			for (j = 0; j <= i; j++) {
+			for (j = 0; j < i; j++) {
 				struct cmn600_model_mesh *b = f->meshes[j];
 
-				for (l = 0; l < (j == i ? k : b->nr_nodes); l++)
+				for (l = 0; l < b->nr_nodes; l++)
 					if (b->nodes[l].has_irq && b->nodes[l].irq == n->irq)
 						return perr(ps, n->line,
-							    "irq %u already used on line %u",
-							    n->irq, b->nodes[l].line);
+							    "irq %u already used by the mesh on line %u",
+							    n->irq, b->line);
 			}
 		}
 	}

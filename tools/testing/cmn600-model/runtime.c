@@ -51,105 +51,30 @@
 
 #include "cmn600_model.h"
 #include "image.h"
+#include "kcompat.h"
 #include "mesh.h"
+#include "rt.h"
 #include "runtime.h"
 
 #ifdef __BIG_ENDIAN
 #error "the CMN-600 model keeps registers as native little-endian words"
 #endif
 
-#define NR_XPS		(CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM)
-#define IRQ_TIMEOUT_MS	200
 #define TICK_NS		NSEC_PER_MSEC
-#define CYCLES_MASK	GENMASK_ULL(CMN600M_CYCLES_BITS - 1, 0)
 
-struct rt_hnf {
-	u64 off;
-	u16 id;			/* node_info[31:16] as built (faults included) */
-	u16 lid;
-	u8 x, y, port, dev;
-	u64 sel;		/* pmu_event_sel at the start of the chunk */
-	u32 rate[CMN600_RT_NR_SRC];
-	u32 acc[CMN600_RT_NR_SRC];	/* remainder, thousandths of an event */
-	u64 truth[CMN600_RT_NR_SRC];
-	u64 chunk[CMN600_RT_NR_SRC];	/* produced during the current chunk */
-};
-
-struct rt_dtm {
-	u64 off;
-	u8 domain;
-	struct rt_hnf *dev[CMN600_MODEL_MAX_PORTS][CMN600_MODEL_MAX_DEVS];
-};
-
-struct rt_dtc {
-	bool present;
-	bool active;		/* dt_en && pmu_en at the start of the chunk */
-	u64 off;
-	u64 pmcr;
-	u32 spi;
-	unsigned int index;	/* interrupt index: rank in lid order */
-	int irq;		/* Linux irq number, 0 until found */
-	u64 irqs;
-	u64 wait_bits;		/* free clock: raised, not yet cleared */
-	u64 wait_since;		/* free clock: ktime (ns) of the raise */
-};
-
-/* One DTM counter (or combined counter) as programmed for this chunk */
-struct rt_ctr {
-	struct rt_dtm *dtm;
-	struct rt_hnf *hnf;	/* NULL: counts nothing the model produces */
-	unsigned int src;
-	unsigned int n;		/* lowest local counter of the group */
-	unsigned int width;	/* 16, 32 or 64 */
-	int global;		/* paired global counter, -1 if not paired */
-	struct rt_dtc *dtc;
-	u64 val;		/* value at the start of the chunk */
-	u64 wraps;		/* local wraps in this chunk */
-};
-
-struct cmn600_rt_mesh {
-	/*
-	 * Model state (rates, remainders, truth, cycles, irq counts, the
-	 * plan) and every update of the registers; taken with interrupts off
-	 */
-	raw_spinlock_t lock;
-	unsigned int index;
-	struct cmn600_model_mesh *desc;
-	struct cmn600_model_image_info info;
-	enum cmn600_model_fault fault;
-	void *va;
-	u64 cycles;
-	unsigned int nr_hnfs;
-	struct rt_hnf *hnfs;
-	struct rt_dtm dtms[NR_XPS];
-	struct rt_dtc dtcs[CMN600_MODEL_MAX_DTCS];
-	unsigned int nr_ctrs;
-	struct rt_ctr ctrs[NR_XPS * CMN600M_DTM_NR_COUNTERS];
-
-	/* free-running clock */
-	struct hrtimer timer;
-	struct work_struct handoff;	/* re-arms the timer on the observer */
-	bool clock_on;
-	struct list_head clock_node;	/* in running_clocks while on */
-	u32 freq_mhz;
-	u32 frac;		/* thousandths of a cycle not yet counted */
-	u64 last_ns;		/* ktime of the last expiry */
-	u64 pending;		/* cycles elapsed but not yet counted */
-};
-
-static u64 *reg(struct cmn600_rt_mesh *m, u64 off)
+u64 *cmrt_reg(struct cmn600_rt_mesh *m, u64 off)
 {
 	return m->va + off;
 }
 
-static u64 rd(struct cmn600_rt_mesh *m, u64 off)
+u64 cmrt_rd(struct cmn600_rt_mesh *m, u64 off)
 {
-	return READ_ONCE(*reg(m, off));
+	return READ_ONCE(*cmrt_reg(m, off));
 }
 
-static void wr(struct cmn600_rt_mesh *m, u64 off, u64 val)
+void cmrt_wr(struct cmn600_rt_mesh *m, u64 off, u64 val)
 {
-	WRITE_ONCE(*reg(m, off), val);
+	WRITE_ONCE(*cmrt_reg(m, off), val);
 }
 
 /* Source index of event @e (class @cls for the occupancy event) */
@@ -202,7 +127,8 @@ static bool produce(u32 rate, u32 acc, u64 c, u64 *q, u32 *rem)
 	return q2 == 0;
 }
 
-static u64 events_sat(const struct rt_ctr *c, u64 cycles)
+/* Events counter @c's source produces in the next @cycles (saturated) */
+u64 cmrt_events_in(const struct cmrt_ctr *c, u64 cycles)
 {
 	u64 q;
 	u32 r;
@@ -232,56 +158,59 @@ static u64 sat_add(u64 a, u64 b)
 
 /* Read the registers the driver writes and act on requests */
 
-static void snapshot(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, unsigned int lid)
+static void snapshot(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, unsigned int lid)
 {
 	unsigned int i;
-	u64 pmcr = rd(m, dtc->off + CMN600M_DTC_PMCR);
+	u64 pmcr = cmrt_rd(m, dtc->off + CMN600M_DTC_PMCR);
 
 	for (i = 0; i < m->desc->x_dim * m->desc->y_dim; i++) {
-		struct rt_dtm *dtm = &m->dtms[i];
+		struct cmrt_dtm *dtm = &m->dtms[i];
 
 		if (dtm->domain != lid)
 			continue;
-		wr(m, dtm->off + CMN600M_DTM_PMEVCNTSR, rd(m, dtm->off + CMN600M_DTM_PMEVCNT));
-		if (rd(m, dtm->off + CMN600M_DTM_PMU_CONFIG) & CMN600M_DTM_CNTR_RST)
-			wr(m, dtm->off + CMN600M_DTM_PMEVCNT, 0);
+		cmrt_wr(m, dtm->off + CMN600M_DTM_PMEVCNTSR,
+			cmrt_rd(m, dtm->off + CMN600M_DTM_PMEVCNT));
+		if (cmrt_rd(m, dtm->off + CMN600M_DTM_PMU_CONFIG) & CMN600M_DTM_CNTR_RST)
+			cmrt_wr(m, dtm->off + CMN600M_DTM_PMEVCNT, 0);
 	}
 	for (i = 0; i < CMN600M_DTC_NR_GLOBAL; i += 2) {
-		u64 pair = rd(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(i));
+		u64 pair = cmrt_rd(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(i));
 
-		wr(m, dtc->off + CMN600M_DTC_PMEVCNTSR_PAIR(i), pair);
+		cmrt_wr(m, dtc->off + CMN600M_DTC_PMEVCNTSR_PAIR(i), pair);
 		if (pmcr & CMN600M_PMCR_CNTR_RST)
-			wr(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(i), 0);
+			cmrt_wr(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(i), 0);
 	}
-	wr(m, dtc->off + CMN600M_DTC_PMCCNTRSR, rd(m, dtc->off + CMN600M_DTC_PMCCNTR));
+	cmrt_wr(m, dtc->off + CMN600M_DTC_PMCCNTRSR, cmrt_rd(m, dtc->off + CMN600M_DTC_PMCCNTR));
 	if (pmcr & CMN600M_PMCR_CNTR_RST)
-		wr(m, dtc->off + CMN600M_DTC_PMCCNTR, 0);
-	wr(m, dtc->off + CMN600M_DTC_PMSSR, CMN600M_PMOVSR_ALL);
+		cmrt_wr(m, dtc->off + CMN600M_DTC_PMCCNTR, 0);
+	cmrt_wr(m, dtc->off + CMN600M_DTC_PMSSR, CMN600M_PMOVSR_ALL);
 }
 
 /* pmovsr_clr is write-one-to-clear; pmsrr.ss_req asks for a snapshot */
-static void service_dtc(struct cmn600_rt_mesh *m, unsigned int lid)
+void cmrt_service_dtc(struct cmn600_rt_mesh *m, unsigned int lid)
 {
-	struct rt_dtc *dtc = &m->dtcs[lid];
+	struct cmrt_dtc *dtc = &m->dtcs[lid];
 	u64 clr;
 
-	clr = xchg(reg(m, dtc->off + CMN600M_DTC_PMOVSR_CLR), 0) & CMN600M_PMOVSR_ALL;
+	clr = xchg(cmrt_reg(m, dtc->off + CMN600M_DTC_PMOVSR_CLR), 0) & CMN600M_PMOVSR_ALL;
+	/* the stuck_bit fault: these never clear */
+	clr &= ~dtc->stuck;
 	if (clr)
-		wr(m, dtc->off + CMN600M_DTC_PMOVSR,
-		   rd(m, dtc->off + CMN600M_DTC_PMOVSR) & ~clr & CMN600M_PMOVSR_ALL);
-	if (rd(m, dtc->off + CMN600M_DTC_PMSRR) & CMN600M_PMSRR_SS_REQ) {
+		cmrt_wr(m, dtc->off + CMN600M_DTC_PMOVSR,
+			cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) & ~clr & CMN600M_PMOVSR_ALL);
+	if (cmrt_rd(m, dtc->off + CMN600M_DTC_PMSRR) & CMN600M_PMSRR_SS_REQ) {
 		snapshot(m, dtc, lid);
-		wr(m, dtc->off + CMN600M_DTC_PMSRR, 0);
+		cmrt_wr(m, dtc->off + CMN600M_DTC_PMSRR, 0);
 	}
 }
 
-static void service(struct cmn600_rt_mesh *m)
+void cmrt_service(struct cmn600_rt_mesh *m)
 {
 	unsigned int i;
 
 	for (i = 0; i < m->nr_hnfs; i++) {
-		struct rt_hnf *h = &m->hnfs[i];
-		u64 *p = reg(m, h->off + CMN600M_HNF_EVENT_SEL);
+		struct cmrt_hnf *h = &m->hnfs[i];
+		u64 *p = cmrt_reg(m, h->off + CMN600M_HNF_EVENT_SEL);
 		u64 old = READ_ONCE(*p);
 
 		/* reserved bits read as zero */
@@ -290,21 +219,27 @@ static void service(struct cmn600_rt_mesh *m)
 			cmpxchg(p, old, h->sel);
 	}
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-		struct rt_dtc *dtc = &m->dtcs[i];
+		struct cmrt_dtc *dtc = &m->dtcs[i];
 
 		if (!dtc->present)
 			continue;
-		service_dtc(m, i);
-		dtc->pmcr = rd(m, dtc->off + CMN600M_DTC_PMCR);
-		dtc->active = (rd(m, dtc->off + CMN600M_DTC_CTL) & CMN600M_DTC_CTL_DT_EN) &&
+		cmrt_service_dtc(m, i);
+		dtc->pmcr = cmrt_rd(m, dtc->off + CMN600M_DTC_PMCR);
+		dtc->active = (cmrt_rd(m, dtc->off + CMN600M_DTC_CTL) & CMN600M_DTC_CTL_DT_EN) &&
 			      (dtc->pmcr & CMN600M_PMCR_PMU_EN);
 	}
 }
 
-static void add_ctr(struct cmn600_rt_mesh *m, struct rt_dtm *dtm, u64 cfg, u64 cnt,
-		    unsigned int n, unsigned int width, unsigned int pair_from)
+/* Source emitted on event slot @k of an HN-F whose pmu_event_sel is @sel, or -1 */
+static int slot_src(u64 sel, unsigned int k)
 {
-	struct rt_ctr *c = &m->ctrs[m->nr_ctrs++];
+	return src_of((sel >> (8 * k)) & 0x1f, FIELD_GET(CMN600M_HNF_OCCUP1_ID, sel));
+}
+
+static void add_ctr(struct cmn600_rt_mesh *m, struct cmrt_dtm *dtm, u64 cfg, u64 cnt,
+		    unsigned int n, unsigned int width, unsigned int pair_from, bool live)
+{
+	struct cmrt_ctr *c = &m->ctrs[m->nr_ctrs++];
 	unsigned int sel = (cfg & CMN600M_DTM_INPUT_SEL(n)) >> (32 + 8 * n);
 
 	c->dtm = dtm;
@@ -321,13 +256,14 @@ static void add_ctr(struct cmn600_rt_mesh *m, struct rt_dtm *dtm, u64 cfg, u64 c
 	/* port p, device d, event slot k of a device on this XP */
 	if (sel >= 0x10 && sel < 0x30) {
 		unsigned int p = (sel - 0x10) >> 4, d = (sel >> 2) & 3, k = sel & 3;
-		struct rt_hnf *h = dtm->dev[p][d];
+		struct cmrt_hnf *h = dtm->dev[p][d];
 		int src;
 
 		if (!h)
 			return;
-		src = src_of((h->sel >> (8 * k)) & 0x1f,
-			     FIELD_GET(CMN600M_HNF_OCCUP1_ID, h->sel));
+		/* the chunk's selection, or the register as it is now (dumps) */
+		src = slot_src(live ? cmrt_rd(m, h->off + CMN600M_HNF_EVENT_SEL) &
+				      CMN600M_HNF_EVENT_SEL_RW : h->sel, k);
 		if (src < 0)
 			return;
 		c->hnf = h;
@@ -335,44 +271,61 @@ static void add_ctr(struct cmn600_rt_mesh *m, struct rt_dtm *dtm, u64 cfg, u64 c
 	}
 }
 
-/* Which counters count in this chunk, from the DTM pmu_config registers */
-static void plan(struct cmn600_rt_mesh *m)
+/*
+ * The DTM counters from the DTM pmu_config registers, into m->ctrs: those
+ * of DTMs whose DTC counts (@all: every DTM with pmu_en), with their
+ * sources from the chunk's pmu_event_sel (@live: from the registers now).
+ * Each counted source is marked in its HN-F's counting mask.
+ */
+static void plan_dtms(struct cmn600_rt_mesh *m, bool all, bool live)
 {
 	unsigned int i;
 
 	m->nr_ctrs = 0;
 	for (i = 0; i < m->desc->x_dim * m->desc->y_dim; i++) {
-		struct rt_dtm *dtm = &m->dtms[i];
+		struct cmrt_dtm *dtm = &m->dtms[i];
 		u64 cfg, cnt;
 
-		if (!m->dtcs[dtm->domain].present || !m->dtcs[dtm->domain].active)
+		if (!m->dtcs[dtm->domain].present ||
+		    (!all && !m->dtcs[dtm->domain].active))
 			continue;
-		cfg = rd(m, dtm->off + CMN600M_DTM_PMU_CONFIG);
+		cfg = cmrt_rd(m, dtm->off + CMN600M_DTM_PMU_CONFIG);
 		if (!(cfg & CMN600M_DTM_PMU_EN))
 			continue;
-		cnt = rd(m, dtm->off + CMN600M_DTM_PMEVCNT);
+		cnt = cmrt_rd(m, dtm->off + CMN600M_DTM_PMEVCNT);
 		if (cfg & CMN600M_DTM_ALL_COMBINED) {
-			add_ctr(m, dtm, cfg, cnt, 0, 64, 3);
+			add_ctr(m, dtm, cfg, cnt, 0, 64, 3, live);
 			continue;
 		}
 		if (cfg & CMN600M_DTM_01_COMBINED) {
-			add_ctr(m, dtm, cfg, cnt, 0, 32, 1);
+			add_ctr(m, dtm, cfg, cnt, 0, 32, 1, live);
 		} else {
-			add_ctr(m, dtm, cfg, cnt, 0, 16, 0);
-			add_ctr(m, dtm, cfg, cnt, 1, 16, 1);
+			add_ctr(m, dtm, cfg, cnt, 0, 16, 0, live);
+			add_ctr(m, dtm, cfg, cnt, 1, 16, 1, live);
 		}
 		if (cfg & CMN600M_DTM_23_COMBINED) {
-			add_ctr(m, dtm, cfg, cnt, 2, 32, 3);
+			add_ctr(m, dtm, cfg, cnt, 2, 32, 3, live);
 		} else {
-			add_ctr(m, dtm, cfg, cnt, 2, 16, 2);
-			add_ctr(m, dtm, cfg, cnt, 3, 16, 3);
+			add_ctr(m, dtm, cfg, cnt, 2, 16, 2, live);
+			add_ctr(m, dtm, cfg, cnt, 3, 16, 3, live);
 		}
 	}
+	for (i = 0; i < m->nr_hnfs; i++)
+		m->hnfs[i].counting = 0;
+	for (i = 0; i < m->nr_ctrs; i++)
+		if (m->ctrs[i].hnf)
+			m->ctrs[i].hnf->counting |= BIT_ULL(m->ctrs[i].src);
 }
 
-static u32 global_val(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, unsigned int g)
+/* Which counters count in this chunk */
+void cmrt_plan(struct cmn600_rt_mesh *m)
 {
-	return rd(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(g)) >> CMN600M_DTC_PMEVCNT_SHIFT(g);
+	plan_dtms(m, false, false);
+}
+
+static u32 global_val(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, unsigned int g)
+{
+	return cmrt_rd(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(g)) >> CMN600M_DTC_PMEVCNT_SHIFT(g);
 }
 
 /*
@@ -385,33 +338,33 @@ static bool irq_wrap_within(struct cmn600_rt_mesh *m, u64 c)
 	unsigned int i, g;
 
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-		struct rt_dtc *dtc = &m->dtcs[i];
-		u64 ovs;
+		struct cmrt_dtc *dtc = &m->dtcs[i];
+		u64 ovs, cyc;
 
 		if (!dtc->present || !dtc->active || !(dtc->pmcr & CMN600M_PMCR_OVFL_INTR_EN))
 			continue;
-		ovs = rd(m, dtc->off + CMN600M_DTC_PMOVSR);
-		if (!(ovs & CMN600M_PMOVSR_CYCLES) &&
-		    c > CYCLES_MASK - (rd(m, dtc->off + CMN600M_DTC_PMCCNTR) & CYCLES_MASK))
+		ovs = cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+		cyc = cmrt_rd(m, dtc->off + CMN600M_DTC_PMCCNTR) & CMRT_CYCLES_MASK;
+		if (!(ovs & CMN600M_PMOVSR_CYCLES) && c > CMRT_CYCLES_MASK - cyc)
 			return true;
 	}
 	for (i = 0; i < m->nr_ctrs; i++) {
-		struct rt_ctr *ctr = &m->ctrs[i];
+		struct cmrt_ctr *ctr = &m->ctrs[i];
 		unsigned int d = ctr->dtm->domain;
 
 		if (ctr->global < 0 || !ctr->hnf)
 			continue;
 		sum[d][ctr->global] = sat_add(sum[d][ctr->global],
-					      local_wraps(ctr->val, events_sat(ctr, c),
+					      local_wraps(ctr->val, cmrt_events_in(ctr, c),
 							  ctr->width));
 	}
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-		struct rt_dtc *dtc = &m->dtcs[i];
+		struct cmrt_dtc *dtc = &m->dtcs[i];
 		u64 ovs;
 
 		if (!dtc->present || !dtc->active || !(dtc->pmcr & CMN600M_PMCR_OVFL_INTR_EN))
 			continue;
-		ovs = rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+		ovs = cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
 		for (g = 0; g < CMN600M_DTC_NR_GLOBAL; g++)
 			if (!(ovs & BIT(g)) && sum[i][g] &&
 			    sat_add(global_val(m, dtc, g), sum[i][g]) > U32_MAX)
@@ -437,21 +390,32 @@ static u64 chunk_len(struct cmn600_rt_mesh *m, u64 remaining)
 	return lo;
 }
 
-/* Advance all sources by @c cycles; counters get the events of this chunk */
-static void produce_all(struct cmn600_rt_mesh *m, u64 c)
+/*
+ * Advance all sources by @c cycles, plus any near_wrap burst; counters get
+ * the events of this chunk. A source that a planned counter counts adds
+ * them to its counted total as well.
+ */
+void cmrt_produce_all(struct cmn600_rt_mesh *m, u64 c)
 {
 	unsigned int i, s;
 
 	for (i = 0; i < m->nr_hnfs; i++) {
-		struct rt_hnf *h = &m->hnfs[i];
+		struct cmrt_hnf *h = &m->hnfs[i];
 
 		for (s = 0; s < CMN600_RT_NR_SRC; s++) {
-			u64 q = 0;
+			u64 q = h->burst[s];
 
-			if (h->rate[s])
-				produce(h->rate[s], h->acc[s], c, &q, &h->acc[s]);
+			if (h->rate[s]) {
+				u64 r;
+
+				produce(h->rate[s], h->acc[s], c, &r, &h->acc[s]);
+				q += r;
+			}
+			h->burst[s] = 0;
 			h->chunk[s] = q;
 			h->truth[s] += q;
+			if (h->counting & BIT_ULL(s))
+				h->counted[s] += q;
 		}
 	}
 }
@@ -461,17 +425,17 @@ static void produce_all(struct cmn600_rt_mesh *m, u64 c)
  * write the register concurrently in free-running mode, so update it with
  * cmpxchg and recompute the wraps from whatever value won.
  */
-static void count_dtm(struct cmn600_rt_mesh *m, struct rt_dtm *dtm, unsigned int first,
+static void count_dtm(struct cmn600_rt_mesh *m, struct cmrt_dtm *dtm, unsigned int first,
 		      unsigned int last)
 {
-	u64 *p = reg(m, dtm->off + CMN600M_DTM_PMEVCNT);
+	u64 *p = cmrt_reg(m, dtm->off + CMN600M_DTM_PMEVCNT);
 	u64 old = READ_ONCE(*p), new, prev;
 	unsigned int i;
 
 	for (;;) {
 		new = old;
 		for (i = first; i < last; i++) {
-			struct rt_ctr *c = &m->ctrs[i];
+			struct cmrt_ctr *c = &m->ctrs[i];
 			u64 inc = c->hnf ? c->hnf->chunk[c->src] : 0;
 			u64 mask, v;
 
@@ -494,11 +458,34 @@ static void count_dtm(struct cmn600_rt_mesh *m, struct rt_dtm *dtm, unsigned int
 	}
 }
 
-/* Add @inc to global counter @g (32 bits, in a shared 64-bit word) */
-static bool count_global(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, unsigned int g,
-			 u64 inc)
+/* Add the chunk's events to every planned local counter (sets their wraps) */
+void cmrt_count_dtms(struct cmn600_rt_mesh *m)
 {
-	u64 *p = reg(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(g));
+	unsigned int i, first;
+
+	for (first = 0; first < m->nr_ctrs; first = i) {
+		for (i = first; i < m->nr_ctrs && m->ctrs[i].dtm == m->ctrs[first].dtm; i++)
+			;
+		count_dtm(m, m->ctrs[first].dtm, first, i);
+	}
+}
+
+/* @c cycles of the chunk passed: the mesh's and each counting DTC's time */
+void cmrt_count_time(struct cmn600_rt_mesh *m, u64 c)
+{
+	unsigned int i;
+
+	m->cycles += c;
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+		if (m->dtcs[i].present && m->dtcs[i].active)
+			m->dtcs[i].active_cycles += c;
+}
+
+/* Add @inc to global counter @g (32 bits, in a shared 64-bit word) */
+bool cmrt_count_global(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, unsigned int g,
+		       u64 inc)
+{
+	u64 *p = cmrt_reg(m, dtc->off + CMN600M_DTC_PMEVCNT_PAIR(g));
 	unsigned int shift = CMN600M_DTC_PMEVCNT_SHIFT(g);
 	u64 old = READ_ONCE(*p), new, prev, v;
 
@@ -512,16 +499,16 @@ static bool count_global(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, unsigned 
 	}
 }
 
-static bool count_cycles(struct cmn600_rt_mesh *m, struct rt_dtc *dtc, u64 c)
+bool cmrt_count_cycles(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, u64 c)
 {
-	u64 *p = reg(m, dtc->off + CMN600M_DTC_PMCCNTR);
+	u64 *p = cmrt_reg(m, dtc->off + CMN600M_DTC_PMCCNTR);
 	u64 old = READ_ONCE(*p), prev, v;
 
 	for (;;) {
-		v = old & CYCLES_MASK;
-		prev = cmpxchg(p, old, (v + c) & CYCLES_MASK);
+		v = old & CMRT_CYCLES_MASK;
+		prev = cmpxchg(p, old, (v + c) & CMRT_CYCLES_MASK);
 		if (prev == old)
-			return c > CYCLES_MASK - v;
+			return c > CMRT_CYCLES_MASK - v;
 		old = prev;
 	}
 }
@@ -542,17 +529,20 @@ static int match_base(struct device *dev, const void *data)
 }
 
 /*
- * Linux irq of a DTC: interrupt <rank of the DTC in lid order> of the
- * firmware device (DT or ACPI) whose memory resource starts at the mesh
- * base, whether or not a driver is bound to it.
+ * Linux irq of a DTC: interrupt <rank of the DTC in lid order, among the
+ * DTCs the firmware gives an interrupt> of the firmware device (DT or
+ * ACPI) whose memory resource starts at the mesh base, whether or not a
+ * driver is bound to it. 0 for a DTC without one (irq=none).
  */
-static int dtc_irq(struct cmn600_rt_mesh *m, struct rt_dtc *dtc)
+static int dtc_irq(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc)
 {
 	struct device *dev;
 	int irq;
 
 	if (dtc->irq > 0)
 		return dtc->irq;
+	if (!dtc->has_irq)
+		return 0;
 	dev = bus_find_device(&platform_bus_type, NULL, &m->desc->base, match_base);
 	if (!dev)
 		return 0;
@@ -564,12 +554,12 @@ static int dtc_irq(struct cmn600_rt_mesh *m, struct rt_dtc *dtc)
 }
 
 /* Resolve the DTCs' Linux irqs (may sleep: process context only) */
-static void resolve_irqs(struct cmn600_rt_mesh *m)
+void cmrt_resolve_irqs(struct cmn600_rt_mesh *m)
 {
 	unsigned int i;
 
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-		struct rt_dtc *dtc = &m->dtcs[i];
+		struct cmrt_dtc *dtc = &m->dtcs[i];
 		unsigned long flags;
 		int irq;
 
@@ -609,9 +599,9 @@ static unsigned int observer_cpu(struct cmn600_rt_mesh *m)
 }
 
 /* Make an overflow interrupt pending; true if it was raised. Any context. */
-static bool raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
+bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 {
-	struct rt_dtc *dtc = &m->dtcs[lid];
+	struct cmrt_dtc *dtc = &m->dtcs[lid];
 	int irq = READ_ONCE(dtc->irq), ret;
 
 	if (irq <= 0) {
@@ -631,31 +621,60 @@ static bool raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 /* Manual step: raise, then sleep until the driver cleared the flag */
 static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 {
-	struct rt_dtc *dtc = &m->dtcs[lid];
+	struct cmrt_dtc *dtc = &m->dtcs[lid];
 	unsigned long deadline, flags;
 	bool cleared;
 
-	resolve_irqs(m);
-	if (!raise_irq(m, lid))
+	cmrt_resolve_irqs(m);
+	/*
+	 * On a line shared with another DTC, the handler of that DTC's
+	 * interrupt may have served these flags already: the level fell, no
+	 * new interrupt
+	 */
+	raw_spin_lock_irqsave(&m->lock, flags);
+	cmrt_service_dtc(m, lid);
+	cleared = !(cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) & bits);
+	if (cleared)
+		dtc->irqs += hweight64(bits);
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	if (cleared || !cmrt_raise_irq(m, lid))
 		return;
 	raw_spin_lock_irqsave(&m->lock, flags);
-	dtc->irqs++;
+	dtc->irqs += hweight64(bits);
 	raw_spin_unlock_irqrestore(&m->lock, flags);
-	deadline = jiffies + msecs_to_jiffies(IRQ_TIMEOUT_MS);
+	deadline = jiffies + msecs_to_jiffies(CMRT_IRQ_TIMEOUT_MS);
 	for (;;) {
 		raw_spin_lock_irqsave(&m->lock, flags);
-		service_dtc(m, lid);
-		cleared = !(rd(m, dtc->off + CMN600M_DTC_PMOVSR) & bits);
+		cmrt_service_dtc(m, lid);
+		cleared = !(cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) & bits);
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 		if (cleared)
 			return;
 		if (time_after(jiffies, deadline)) {
 			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
-				m->index, lid, (unsigned long long)bits, IRQ_TIMEOUT_MS);
+				m->index, lid, (unsigned long long)bits, CMRT_IRQ_TIMEOUT_MS);
 			return;
 		}
 		usleep_range(50, 100);
 	}
+}
+
+/*
+ * Set overflow flags @bits of @dtc in pmovsr. Returns those that went from
+ * clear to set while the DTC's overflow interrupt is enabled: each is an
+ * interrupt to raise.
+ */
+u64 cmrt_set_overflow(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, u64 bits)
+{
+	u64 old;
+
+	if (!bits)
+		return 0;
+	old = cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+	cmrt_wr(m, dtc->off + CMN600M_DTC_PMOVSR, old | bits);
+	if (!(dtc->pmcr & CMN600M_PMCR_OVFL_INTR_EN))
+		return 0;
+	return bits & ~old;
 }
 
 /*
@@ -666,44 +685,32 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 static void advance(struct cmn600_rt_mesh *m, u64 c, u64 *newbits)
 {
 	u64 gsum[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL] = { };
-	unsigned int i, g, first;
+	unsigned int i, g;
 
-	produce_all(m, c);
-
-	for (first = 0; first < m->nr_ctrs; first = i) {
-		for (i = first; i < m->nr_ctrs && m->ctrs[i].dtm == m->ctrs[first].dtm; i++)
-			;
-		count_dtm(m, m->ctrs[first].dtm, first, i);
-	}
+	cmrt_produce_all(m, c);
+	cmrt_count_dtms(m);
 	for (i = 0; i < m->nr_ctrs; i++) {
-		struct rt_ctr *ctr = &m->ctrs[i];
+		struct cmrt_ctr *ctr = &m->ctrs[i];
 
 		if (ctr->global >= 0 && ctr->wraps)
 			gsum[ctr->dtm->domain][ctr->global] += ctr->wraps;
 	}
 
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-		struct rt_dtc *dtc = &m->dtcs[i];
-		u64 old;
+		struct cmrt_dtc *dtc = &m->dtcs[i];
+		u64 bits = 0;
 
 		newbits[i] = 0;
 		if (!dtc->present || !dtc->active)
 			continue;
 		for (g = 0; g < CMN600M_DTC_NR_GLOBAL; g++)
-			if (gsum[i][g] && count_global(m, dtc, g, gsum[i][g]))
-				newbits[i] |= BIT_ULL(g);
-		if (count_cycles(m, dtc, c))
-			newbits[i] |= CMN600M_PMOVSR_CYCLES;
-		if (!newbits[i])
-			continue;
-		old = rd(m, dtc->off + CMN600M_DTC_PMOVSR);
-		wr(m, dtc->off + CMN600M_DTC_PMOVSR, old | newbits[i]);
-		/* only a flag going from clear to set is a new interrupt */
-		newbits[i] &= ~old;
-		if (!(dtc->pmcr & CMN600M_PMCR_OVFL_INTR_EN))
-			newbits[i] = 0;
+			if (gsum[i][g] && cmrt_count_global(m, dtc, g, gsum[i][g]))
+				bits |= BIT_ULL(g);
+		if (cmrt_count_cycles(m, dtc, c))
+			bits |= CMN600M_PMOVSR_CYCLES;
+		newbits[i] = cmrt_set_overflow(m, dtc, bits);
 	}
-	m->cycles += c;
+	cmrt_count_time(m, c);
 }
 
 struct step_chunk {
@@ -721,11 +728,11 @@ static void step_chunk(void *data)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&m->lock, flags);
-	service(m);
+	cmrt_service(m);
 	a->done = 0;
 	memset(a->newbits, 0, sizeof(a->newbits));
 	if (a->remaining) {
-		plan(m);
+		cmrt_plan(m);
 		a->done = chunk_len(m, a->remaining);
 		advance(m, a->done, a->newbits);
 	}
@@ -756,7 +763,7 @@ void cmn600_rt_step(struct cmn600_rt_mesh *m, u64 cycles)
 	struct step_chunk a = { .m = m, .remaining = cycles };
 	unsigned int i;
 
-	resolve_irqs(m);
+	cmrt_resolve_irqs(m);
 	do {
 		on_observer(m, step_chunk, &a);
 		a.remaining -= a.done;
@@ -768,62 +775,82 @@ void cmn600_rt_step(struct cmn600_rt_mesh *m, u64 cycles)
 	on_observer(m, step_chunk, &a);
 }
 
-/*
- * Free-running clock: one tick, in hard-irq context on the observer CPU
- * with m->lock held. Counts the pending cycles in chunks; a chunk that
- * raises an interrupt ends the tick, and nothing more is counted until the
- * driver has cleared the flag (it handles the interrupt as soon as the
- * hrtimer returns) or IRQ_TIMEOUT_MS has passed. Cycles not counted stay
- * pending for the next tick.
- */
-static void free_tick(struct cmn600_rt_mesh *m, u64 now)
+/* An overflow interrupt for flags @bits of DTC @lid was raised at @now */
+void cmrt_note_raised(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits, u64 now)
 {
-	u64 newbits[CMN600_MODEL_MAX_DTCS];
-	bool held = false, raised = false;
+	struct cmrt_dtc *dtc = &m->dtcs[lid];
+
+	dtc->irqs += hweight64(bits);
+	dtc->wait_bits |= bits;
+	dtc->wait_since = now;
+}
+
+/*
+ * Raised overflow flags the driver has not cleared yet: warn about those
+ * still set CMRT_IRQ_TIMEOUT_MS after the raise (and stop waiting for
+ * them). True while some are still awaited.
+ */
+bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
+{
+	bool held = false;
 	unsigned int i;
 
-	service(m);
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-		struct rt_dtc *dtc = &m->dtcs[i];
+		struct cmrt_dtc *dtc = &m->dtcs[i];
 
 		if (!dtc->present || !dtc->wait_bits)
 			continue;
-		dtc->wait_bits &= rd(m, dtc->off + CMN600M_DTC_PMOVSR);
-		if (dtc->wait_bits && now - dtc->wait_since > IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
+		dtc->wait_bits &= cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
+		if (dtc->wait_bits &&
+		    now - dtc->wait_since > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
 			pr_warn_ratelimited("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
 					    m->index, i, (unsigned long long)dtc->wait_bits,
-					    IRQ_TIMEOUT_MS);
+					    CMRT_IRQ_TIMEOUT_MS);
 			dtc->wait_bits = 0;
 		}
 		if (dtc->wait_bits)
 			held = true;
 	}
-	if (held)
+	return held;
+}
+
+/*
+ * Free-running clock: one tick, in hard-irq context on the observer CPU
+ * with m->lock held. Counts the pending cycles in chunks; a chunk that
+ * raises an interrupt ends the tick, and nothing more is counted until the
+ * driver has cleared the flag (it handles the interrupt as soon as the
+ * hrtimer returns) or CMRT_IRQ_TIMEOUT_MS has passed. Cycles not counted stay
+ * pending for the next tick.
+ */
+static void free_tick(struct cmn600_rt_mesh *m, u64 now)
+{
+	u64 newbits[CMN600_MODEL_MAX_DTCS];
+	bool raised = false;
+	unsigned int i;
+
+	cmrt_service(m);
+	if (cmrt_watch_overflow(m, now))
 		return;
 	while (m->pending && !raised) {
 		u64 c;
 
-		plan(m);
+		cmrt_plan(m);
 		c = chunk_len(m, m->pending);
 		advance(m, c, newbits);
 		m->pending -= c;
 		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-			struct rt_dtc *dtc = &m->dtcs[i];
-
-			if (!newbits[i] || !raise_irq(m, i))
+			if (!newbits[i] || !cmrt_raise_irq(m, i))
 				continue;
-			dtc->irqs++;
-			dtc->wait_bits |= newbits[i];
-			dtc->wait_since = now;
+			cmrt_note_raised(m, i, newbits[i], now);
 			raised = true;
 		}
 		if (m->pending && !raised)
-			service(m);
+			cmrt_service(m);
 	}
 }
 
 /* Turn the wall time since the last tick into pending cycles (m->lock held) */
-static u64 clock_elapsed(struct cmn600_rt_mesh *m)
+u64 cmrt_clock_elapsed(struct cmn600_rt_mesh *m)
 {
 	u64 now = ktime_get_ns(), ns;
 
@@ -841,7 +868,23 @@ static u64 clock_elapsed(struct cmn600_rt_mesh *m)
 static LIST_HEAD(running_clocks);
 static DEFINE_RAW_SPINLOCK(clocks_lock);
 static DEFINE_MUTEX(probe_mutex);
-static bool probe_registered;
+
+/* Catch up every running clock observed from this CPU (interrupts off) */
+static void catch_up_here(void)
+{
+	unsigned int cpu = smp_processor_id();
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&clocks_lock, flags);
+	list_for_each_entry(m, &running_clocks, clock_node) {
+		raw_spin_lock(&m->lock);
+		if (m->clock_on && observer_cpu(m) == cpu)
+			free_tick(m, cmrt_clock_elapsed(m));
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&clocks_lock, flags);
+}
 
 /*
  * perf brackets every reprogramming of a PMU (rotation of multiplexed
@@ -857,39 +900,46 @@ static bool probe_registered;
 static int pmu_disable_probe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct pmu *pmu = (struct pmu *)regs_get_kernel_argument(regs, 0);
-	unsigned int cpu = smp_processor_id();
-	struct cmn600_rt_mesh *m;
-	unsigned long flags;
 
-	if (!pmu || pmu->task_ctx_nr != perf_invalid_context)
-		return 0;
-	raw_spin_lock_irqsave(&clocks_lock, flags);
-	list_for_each_entry(m, &running_clocks, clock_node) {
-		raw_spin_lock(&m->lock);
-		if (m->clock_on && observer_cpu(m) == cpu)
-			free_tick(m, clock_elapsed(m));
-		raw_spin_unlock(&m->lock);
-	}
-	raw_spin_unlock_irqrestore(&clocks_lock, flags);
+	if (pmu && pmu->task_ctx_nr == perf_invalid_context)
+		catch_up_here();
 	return 0;
 }
 
-static struct kprobe pmu_disable_kprobe = {
-	.symbol_name = "perf_pmu_disable",
-	.pre_handler = pmu_disable_probe,
+/*
+ * Likewise before perf reads an event on its CPU (__perf_event_read(), the
+ * cross-call every read of an active event goes through): a count read
+ * there is current, not as old as the last tick, which a starved vCPU can
+ * make tens of milliseconds.
+ */
+static int event_read_probe(struct kprobe *p, struct pt_regs *regs)
+{
+	catch_up_here();
+	return 0;
+}
+
+static struct kprobe probes[] = {
+	{ .symbol_name = "perf_pmu_disable", .pre_handler = pmu_disable_probe },
+	{ .symbol_name = "__perf_event_read", .pre_handler = event_read_probe },
 };
+
+/* 1: registered, -1: could not be (logged once), 0: not tried yet */
+static int probe_state[ARRAY_SIZE(probes)];
 
 static void probe_register(void)
 {
+	unsigned int i;
 	int ret;
 
 	mutex_lock(&probe_mutex);
-	if (!probe_registered) {
-		ret = register_kprobe(&pmu_disable_kprobe);
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		if (probe_state[i])
+			continue;
+		ret = register_kprobe(&probes[i]);
 		if (ret)
-			pr_info_once("no probe on perf_pmu_disable (%d): ticks only\n", ret);
-		else
-			probe_registered = true;
+			pr_info("no probe on %s (%d): fewer catch-ups\n", probes[i].symbol_name,
+				ret);
+		probe_state[i] = ret ? -1 : 1;
 	}
 	mutex_unlock(&probe_mutex);
 }
@@ -901,10 +951,14 @@ static void probe_register(void)
  */
 void cmn600_rt_exit(void)
 {
+	unsigned int i;
+
 	mutex_lock(&probe_mutex);
-	if (probe_registered)
-		unregister_kprobe(&pmu_disable_kprobe);
-	probe_registered = false;
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		if (probe_state[i] > 0)
+			unregister_kprobe(&probes[i]);
+		probe_state[i] = 0;
+	}
 	mutex_unlock(&probe_mutex);
 }
 
@@ -919,7 +973,7 @@ static enum hrtimer_restart clock_expiry(struct hrtimer *timer)
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 		return HRTIMER_NORESTART;
 	}
-	now = clock_elapsed(m);
+	now = cmrt_clock_elapsed(m);
 	if (observer_cpu(m) != smp_processor_id()) {
 		/* the interrupt moved (affinity, hotplug): follow it */
 		queue_work(system_wq, &m->handoff);
@@ -948,7 +1002,7 @@ static void clock_handoff(struct work_struct *work)
 {
 	struct cmn600_rt_mesh *m = container_of(work, struct cmn600_rt_mesh, handoff);
 
-	resolve_irqs(m);
+	cmrt_resolve_irqs(m);
 	cpus_read_lock();
 	if (smp_call_function_single(observer_cpu(m), clock_arm, m, 1)) {
 		/* no online observer: anywhere is better than stopping */
@@ -972,6 +1026,11 @@ void cmn600_rt_clock_start(struct cmn600_rt_mesh *m, u32 freq_mhz)
 
 	raw_spin_lock_irqsave(&m->lock, flags);
 	m->freq_mhz = freq_mhz;
+	if (m->race.on) {
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+		cmrt_race_start(m);
+		return;
+	}
 	if (m->clock_on) {
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 		return;
@@ -993,13 +1052,15 @@ void cmn600_rt_clock_start(struct cmn600_rt_mesh *m, u32 freq_mhz)
  * cycles counted so far
  * @m: the mesh
  *
- * Process context; waits for a running expiry and hand-off to finish.
+ * Process context; waits for a running expiry and hand-off (or the race
+ * threads, which deliver every carry in flight) to finish.
  */
 void cmn600_rt_clock_stop(struct cmn600_rt_mesh *m)
 {
 	unsigned long flags;
 	unsigned int i;
 
+	cmrt_race_stop(m);
 	raw_spin_lock_irqsave(&clocks_lock, flags);
 	raw_spin_lock(&m->lock);
 	if (m->clock_on)
@@ -1024,6 +1085,32 @@ void cmn600_rt_set_freq(struct cmn600_rt_mesh *m, u32 freq_mhz)
 	raw_spin_lock_irqsave(&m->lock, flags);
 	m->freq_mhz = freq_mhz;
 	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+/* On the observer CPU: bring a free-running clock up to now */
+static void sync_here(void *data)
+{
+	struct cmn600_rt_mesh *m = data;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	if (m->clock_on && observer_cpu(m) == smp_processor_id())
+		free_tick(m, cmrt_clock_elapsed(m));
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+/**
+ * cmn600_rt_sync() - count the free-running clock's time up to now
+ * @m: the mesh
+ *
+ * So that truth, cycles and counted read in free mode are current, not as
+ * old as the last tick. Process context; nothing to do in manual or race
+ * mode.
+ */
+void cmn600_rt_sync(struct cmn600_rt_mesh *m)
+{
+	if (READ_ONCE(m->clock_on))
+		smp_call_function_single(observer_cpu(m), sync_here, m, 1);
 }
 
 u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m)
@@ -1120,7 +1207,7 @@ static void set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p)
 	if (p >= CMN600_RT_PROFILE_CONSTANT)
 		return;
 	for (i = 0; i < m->nr_hnfs; i++) {
-		struct rt_hnf *h = &m->hnfs[i];
+		struct cmrt_hnf *h = &m->hnfs[i];
 		unsigned int scale = 90 + (h->lid * 7 + m->index * 3) % 21;
 
 		memset(h->rate, 0, sizeof(h->rate));
@@ -1175,7 +1262,7 @@ static int set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
 	if (occupid >= 0 && (event != CMN600_RT_OCC_EVENT || occupid >= CMN600_RT_NR_CLASSES))
 		return -EINVAL;
 	for (i = 0; i < m->nr_hnfs; i++) {
-		struct rt_hnf *h = &m->hnfs[i];
+		struct cmrt_hnf *h = &m->hnfs[i];
 
 		if (!all && h->id != nodeid)
 			continue;
@@ -1208,7 +1295,7 @@ static void show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 	int cls;
 
 	for (i = 0; i < m->nr_hnfs; i++) {
-		struct rt_hnf *h = &m->hnfs[i];
+		struct cmrt_hnf *h = &m->hnfs[i];
 
 		for (src = 0; src < CMN600_RT_NR_SRC; src++) {
 			unsigned int e = event_of(src, &cls);
@@ -1228,29 +1315,109 @@ void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 	show_locked(s, m, show_rates);
 }
 
-static void show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
+/* The per-source totals @counted (else truth) in the truth file's format */
+static void show_totals(struct seq_file *s, struct cmn600_rt_mesh *m, bool counted)
 {
 	unsigned int i, e, cls;
 
 	for (i = 0; i < m->nr_hnfs; i++) {
-		struct rt_hnf *h = &m->hnfs[i];
+		struct cmrt_hnf *h = &m->hnfs[i];
+		const u64 *t = counted ? h->counted : h->truth;
 
 		for (e = 1; e <= CMN600_RT_NR_EVENTS; e++) {
 			if (e != CMN600_RT_OCC_EVENT) {
 				seq_printf(s, "0x%x 0x%02x - %llu\n", h->id, e,
-					   (unsigned long long)h->truth[src_of(e, 0)]);
+					   (unsigned long long)t[src_of(e, 0)]);
 				continue;
 			}
 			for (cls = 0; cls < CMN600_RT_NR_CLASSES; cls++)
 				seq_printf(s, "0x%x 0x%02x %u %llu\n", h->id, e, cls,
-					   (unsigned long long)h->truth[src_of(e, cls)]);
+					   (unsigned long long)t[src_of(e, cls)]);
 		}
 	}
+}
+
+static void show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	show_totals(s, m, false);
 }
 
 void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	show_locked(s, m, show_truth);
+}
+
+static void show_counted(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	show_totals(s, m, true);
+}
+
+void cmn600_rt_show_counted(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	show_locked(s, m, show_counted);
+}
+
+/*
+ * The counters as the registers hold them now, for tests that predict
+ * wraps: one line per DTC, then one per DTM counter (or combined counter)
+ * of every DTM with pmu_en, with the source it selects.
+ */
+static void show_counters(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned int i, g;
+	int cls;
+
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		struct cmrt_dtc *dtc = &m->dtcs[i];
+		u64 pmcr, ctl;
+
+		if (!dtc->present)
+			continue;
+		pmcr = cmrt_rd(m, dtc->off + CMN600M_DTC_PMCR);
+		ctl = cmrt_rd(m, dtc->off + CMN600M_DTC_CTL);
+		seq_printf(s, "dtc %u addr=0x%llx irq=%d active=%d intr=%d active_cycles=%llu pmovsr=0x%llx cycles=%llu global=",
+			   i, (unsigned long long)(m->desc->base + dtc->off), dtc->irq,
+			   (ctl & CMN600M_DTC_CTL_DT_EN) && (pmcr & CMN600M_PMCR_PMU_EN),
+			   !!(pmcr & CMN600M_PMCR_OVFL_INTR_EN),
+			   (unsigned long long)dtc->active_cycles,
+			   (unsigned long long)(cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) &
+						CMN600M_PMOVSR_ALL),
+			   (unsigned long long)(cmrt_rd(m, dtc->off + CMN600M_DTC_PMCCNTR) &
+						CMRT_CYCLES_MASK));
+		for (g = 0; g < CMN600M_DTC_NR_GLOBAL; g++)
+			seq_printf(s, "%s%u", g ? "," : "", global_val(m, dtc, g));
+		seq_putc(s, '\n');
+	}
+	/* the plan is rebuilt at every step point, so it can be borrowed here */
+	plan_dtms(m, true, true);
+	for (i = 0; i < m->nr_ctrs; i++) {
+		const struct cmrt_ctr *c = &m->ctrs[i];
+		unsigned int xp = c->dtm - m->dtms;
+
+		seq_printf(s, "ctr %u %u 0x%llx %u %u %llu %u ", xp % m->desc->x_dim,
+			   xp / m->desc->x_dim,
+			   (unsigned long long)(m->desc->base + c->dtm->off + CMN600M_DTM_PMEVCNT),
+			   c->n, c->width, (unsigned long long)c->val, c->dtm->domain);
+		if (c->global >= 0)
+			seq_printf(s, "%d ", c->global);
+		else
+			seq_puts(s, "- ");
+		if (!c->hnf) {
+			seq_puts(s, "- - -\n");
+			continue;
+		}
+		seq_printf(s, "0x%x 0x%02x ", c->hnf->id, event_of(c->src, &cls));
+		if (cls >= 0)
+			seq_printf(s, "%d\n", cls);
+		else
+			seq_puts(s, "-\n");
+	}
+}
+
+void cmn600_rt_show_counters(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	cmrt_resolve_irqs(m);
+	show_locked(s, m, show_counters);
 }
 
 static void show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m)
@@ -1279,7 +1446,7 @@ void cmn600_rt_show_info(struct seq_file *s, struct cmn600_rt_mesh *m)
 
 static int cmp_hnf(const void *a, const void *b)
 {
-	const struct rt_hnf *x = a, *y = b;
+	const struct cmrt_hnf *x = a, *y = b;
 
 	return (int)x->lid - (int)y->lid;
 }
@@ -1311,11 +1478,12 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		goto err;
 	}
 	raw_spin_lock_init(&m->lock);
-	hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	m->timer.function = clock_expiry;
+	cmn600_model_hrtimer_setup(&m->timer, clock_expiry, CLOCK_MONOTONIC,
+				   HRTIMER_MODE_REL_PINNED_HARD);
 	INIT_WORK(&m->handoff, clock_handoff);
 	m->index = index;
 	m->fault = fault;
+	cmrt_race_init(m);
 	m->va = memremap(desc->base, desc->size, MEMREMAP_WB);
 	if (!m->va) {
 		pr_err("mesh%u: cannot map 0x%llx+0x%llx\n", index,
@@ -1329,7 +1497,7 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 
 	for (y = 0; y < desc->y_dim; y++) {
 		for (x = 0; x < desc->x_dim; x++) {
-			struct rt_dtm *dtm = &m->dtms[y * desc->x_dim + x];
+			struct cmrt_dtm *dtm = &m->dtms[y * desc->x_dim + x];
 
 			dtm->off = cmn600_model_xp_offset(desc, x, y);
 			dtm->domain = desc->xp_domain[x][y];
@@ -1346,18 +1514,20 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		u64 off = cmn600_model_node_offset(desc, n->x, n->y, n->port, n->dev);
 
 		if (n->type == CMN600_MODEL_TYPE_DTC && fault != CMN600_MODEL_FAULT_NO_DTC) {
-			struct rt_dtc *dtc = &m->dtcs[n->lid];
+			struct cmrt_dtc *dtc = &m->dtcs[n->lid];
 
 			dtc->present = true;
 			dtc->off = off;
 			dtc->spi = n->irq;
+			dtc->has_irq = !n->no_irq;
 		}
 		if (n->type == CMN600_MODEL_TYPE_HNF && m->nr_hnfs < m->info.nr_hnfs) {
-			struct rt_hnf *h = &m->hnfs[m->nr_hnfs++];
+			struct cmrt_hnf *h = &m->hnfs[m->nr_hnfs++];
 
 			h->off = off;
 			/* the id the image reports, which a fault may have falsified */
-			h->id = FIELD_GET(CMN600M_NODE_INFO_ID, rd(m, off + CMN600M_NODE_INFO));
+			h->id = FIELD_GET(CMN600M_NODE_INFO_ID,
+					  cmrt_rd(m, off + CMN600M_NODE_INFO));
 			h->lid = n->lid;
 			h->x = n->x;
 			h->y = n->y;
@@ -1367,14 +1537,15 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 	}
 	sort(m->hnfs, m->nr_hnfs, sizeof(*m->hnfs), cmp_hnf, NULL);
 	for (i = 0; i < m->nr_hnfs; i++) {
-		struct rt_hnf *h = &m->hnfs[i];
+		struct cmrt_hnf *h = &m->hnfs[i];
 
 		m->dtms[h->y * desc->x_dim + h->x].dev[h->port][h->dev] = h;
 	}
+	/* firmware lists the interrupts it describes in DTC lid order */
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
-		if (m->dtcs[i].present)
+		if (m->dtcs[i].present && m->dtcs[i].has_irq)
 			m->dtcs[i].index = rank++;
-	resolve_irqs(m);
+	cmrt_resolve_irqs(m);
 	*out = m;
 	return 0;
 

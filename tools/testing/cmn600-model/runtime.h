@@ -2,8 +2,8 @@
 /*
  * CMN-600 model: the behaviour behind the registers (runtime.c), as used by
  * main.c. Callers serialise every call with the model's mutex; the mesh's
- * own raw spinlock serialises the free-running clock (a hard-irq hrtimer)
- * with them.
+ * own raw spinlock serialises the free-running clock (a hard-irq hrtimer,
+ * or the race threads) with them.
  */
 #ifndef CMN600_MODEL_RUNTIME_H
 #define CMN600_MODEL_RUNTIME_H
@@ -48,10 +48,22 @@ void cmn600_rt_set_profile(struct cmn600_rt_mesh *m, enum cmn600_rt_profile p);
 int cmn600_rt_set_rate(struct cmn600_rt_mesh *m, bool all, u16 nodeid,
 		       unsigned int event, int occupid, u32 rate);
 
+int cmn600_rt_set_race(struct cmn600_rt_mesh *m, bool on, bool near_wrap, long lag_ns,
+		       long defer_us);
+int cmn600_rt_irq_spurious(struct cmn600_rt_mesh *m, unsigned int lid, u32 count);
+int cmn600_rt_irq_stuck(struct cmn600_rt_mesh *m, unsigned int lid, unsigned int bit,
+			u32 limit);
+void cmn600_rt_irq_clear(struct cmn600_rt_mesh *m);
+
 void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m);
+void cmn600_rt_show_counted(struct seq_file *s, struct cmn600_rt_mesh *m);
+void cmn600_rt_show_counters(struct seq_file *s, struct cmn600_rt_mesh *m);
+void cmn600_rt_show_race(struct seq_file *s, struct cmn600_rt_mesh *m);
+void cmn600_rt_show_irq_fault(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_info(struct seq_file *s, struct cmn600_rt_mesh *m);
 u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m);
+void cmn600_rt_sync(struct cmn600_rt_mesh *m);
 
 #endif /* CMN600_MODEL_RUNTIME_H */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
+# subset-fw: dt
 # timeout: 300
 #
 # Guest self-test of the CMN-600 model alone (no PMU driver): it programs

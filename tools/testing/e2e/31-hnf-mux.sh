@@ -1,148 +1,180 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# meshes: default 4x2-2dtc
-# timeout: 240
+# meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc two-mesh
+# subset-fw: dt
+# timeout: 360
 #
-# Multiplexing: three times more aggregated events than the busiest XP can
-# count at once, with the model running free at constant rates. perf rotates
-# the events; each scaled count must be within 1% of the truth delta, and
-# perf must report that it multiplexed (percentage below 100).
-#
-# The truth is sampled by the workload itself, so its interval is a little
-# shorter than perf's counting window (fork/exec of the workload under TCG
-# takes a noticeable part of a second). A pinned dtc_cycles event (the DTC
-# cycle counter, not an HN-F counter, so it never rotates) measures the
-# counting window in model cycles; the truth delta is scaled by
-# dtc_cycles / (model cycles between the two truth samples). At constant
-# rates that is exact up to one event per source.
-#   mux_control   one event, no multiplexing, same method: within 1%
-#   mux/<alias>   each multiplexed event: within 1%
-#   mux_rotated   perf reported less than 100% running for some events
-#   (notes)       the same with the stock arm-cmn driver, as a reference
+# Multiplexing accuracy, independent of host load. Three times more
+# aggregated events than the busiest XP can count at once, each a
+# different HN-F event, with the model running free at constant rates and
+# perf rotating them; per mesh of the file (PMU arm_cmn_hnf_<m>):
+#   mux<m>_control          one event, never rotated: raw count == what
+#                           the hardware counted of its source, and its
+#                           window estimate within 1% of the reference
+#   mux<m>/<eventid>/raw    each rotated event: raw count == the events the
+#                           hardware counted for its source (the model keeps
+#                           them per source: meshN/counted, the truth of
+#                           the windows each event actually ran in, ticks
+#                           and host load included), exactly
+#   mux<m>/<eventid>/scaled perf's estimate over a measurement window,
+#                           d raw * d enabled / d running, within 1% of the
+#                           events produced while the mesh counted in that
+#                           event's window: the source's rate times the
+#                           cycles a pinned dtc_cycles event counted, in
+#                           proportion to the event's enabled time
+#   mux<m>_rotated          some events ran less than they were enabled
+#   mux<m>_premise          see below
+# The measurement window is two reads of every event SECS apart, away from
+# the start and the end, where perf reschedules every event as each one is
+# enabled or disabled. DTC0's cycle counter runs exactly while the PMU is
+# enabled, so the pinned dtc_cycles also measures the share of the window
+# during which the driver kept the PMU disabled to reprogram it (as does
+# DTC0's active_cycles in meshN/counters). Perf's
+# scaling assumes running time is counting time; that share is the error
+# it then makes, and under TCG a rotation of 32 HN-Fs takes milliseconds.
+# So the rotation interval starts at 100 ms and is made longer (400 ms,
+# 800 ms) until that share of the model's time in the window (meshN/cycles
+# against DTC0's active_cycles in meshN/counters) is at most 0.5%;
+# mux<m>_premise fails if it never is. Counts come from cmn-hostile run (perf_event_open with the
+# enabled and running times, all events enabled and disabled at once).
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
-SECS=4
-
 check model_load model_load || finish
-lc_set_rates 0
-per=$(lc_hnfs_per_xp_max 0)
-cap=$((4 / per))
-[ $cap -le 8 ] || cap=8
-want=$((3 * cap))
-note "at most $per HN-F(s) per XP: $cap events at once; opening $want"
+if ! check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf; then
+	finish
+fi
 
-# window PMU EVARGS...: perf stat around a workload that samples the truth
-# at its start and end (cmn-perf snap: truth and cycles read back to back);
-# counts in $LC_TMP/mux.counts, the last one the pinned dtc_cycles
+# window MESH SECS EV...: cmn-hostile run -p -m MESH -w SECS (the first EV
+# pinned) with the clock running free; counted totals saved before (w0)
+# and after (w1); OFF: millionths of the model's time in the measurement
+# window during which DTC0 did not count
 window() {
-	local pmu=$1
-	shift
-	# shellcheck disable=SC2068
-	perf stat -x, -a -o "$LC_TMP/mux.csv" $@ -e "$pmu/dtc_cycles/D" -- \
-		sh -c "cmn-perf snap $LC_TMP/s0 0; sleep $SECS; cmn-perf snap $LC_TMP/s1 0" \
-		> "$LC_TMP/mux.out" 2>&1 || { WCYC=- WTC=-; return 1; }
-	lc_counts "$LC_TMP/mux.csv" > "$LC_TMP/mux.counts"
-	WCYC=$(tail -n 1 "$LC_TMP/mux.counts" | cut -d' ' -f1)
-	WTC=$(( $(cat "$LC_TMP/s1.cycles") - $(cat "$LC_TMP/s0.cycles") ))
-	note "window: $WCYC cycles counted, $WTC cycles between the truth samples"
-	is_uint "$WCYC" && [ "$WCYC" -gt 0 ] && [ "$WTC" -gt 0 ]
+	local m=$1 s=$2 l
+	shift 2
+	cp "$LC_M/mesh$m/counted" "$LC_TMP/w0.counted"
+	cmn-hostile run -p -m "$m" -w "$s" "$@" > "$LC_TMP/w.out" 2> "$LC_TMP/w.err"
+	cp "$LC_M/mesh$m/counted" "$LC_TMP/w1.counted"
+	l=$(sed -n 's/^model //p' "$LC_TMP/w.out")
+	case $l in
+	[0-9]*' '[0-9]*) OFF=$(( (${l% *} - ${l#* }) * 1000000 / (${l% *} + 1) )) ;;
+	*) OFF=1000000 ;;
+	esac
+	[ "$(grep -vc '^model ' "$LC_TMP/w.out")" -eq $# ]
 }
 
-# within1 NAME PMU ALIAS LINE: count on LINE of mux.counts within 1% of the
-# truth over the counting window
+# counted EVENTID: events of EVENTID (all HN-Fs) the hardware counted over
+# the window
+counted() {
+	lc_u64 sub "$(cmn-perf truth -f "$LC_TMP/w1.counted" "$1")" \
+		"$(cmn-perf truth -f "$LC_TMP/w0.counted" "$1")"
+}
+
+# reference MESH EVENTID DENA: events of EVENTID produced while the mesh
+# counted, over an enabled time of DENA ns (line 1 of w.out: the pinned
+# dtc_cycles, "raw ena run draw dena drun")
+reference() {
+	local c
+	# shellcheck disable=SC2046 # word splitting wanted
+	set -- "$1" "$2" "$3" $(head -n 1 "$LC_TMP/w.out")
+	c=$(cmn-perf u64 muldiv "$7" "$3" "$8")
+	cmn-perf u64 muldiv "$(lc_sum_rates "$1" "$2")" "$c" 1000
+}
+
+# within1 NAME ESTIMATE REFERENCE: |estimate - reference| <= reference / 100
 within1() {
-	local name=$1 pmu=$2 al=$3 got pct t0 t1 tr d
-	# shellcheck disable=SC2046 # word splitting wanted
-	set -- $(sed -n "${4}p" "$LC_TMP/mux.counts")
-	got=${1:-NA} pct=${3:--}
-	WPCT=$pct
-	# shellcheck disable=SC2046 # word splitting wanted
-	set -- $(lc_alias "$pmu" "$al")
-	t0=$(lc_snap_sum "$LC_TMP/s0.truth" "$1" "$2" '*')
-	t1=$(lc_snap_sum "$LC_TMP/s1.truth" "$1" "$2" '*')
-	tr=$((t1 - t0))
-	# truth over the counting window (see the header)
-	tr=$(cmn-perf u64 muldiv "$tr" "$WCYC" "$WTC")
-	case $got in NA|'') fail "$name" "not counted"; return 1 ;; esac
-	if [ $tr -le 0 ]; then
-		fail "$name" "truth delta $tr: model not running free"
-		return 1
-	fi
-	d=$((got > tr ? got - tr : tr - got))
-	note "$name: $got vs $tr, ran $pct%"
-	# within 1%: 100 * |got - truth| <= truth
-	if [ "${REFERENCE:-0}" = 1 ]; then
-		note "reference $name: off by $((d * 10000 / tr)) / 10000"
-	elif [ $((d * 100)) -le $tr ]; then
-		pass "$name"
+	local d=$(($2 > $3 ? $2 - $3 : $3 - $2))
+	if [ "$3" -gt 0 ] && [ $((d * 100)) -le "$3" ]; then
+		pass "$1"
 	else
-		fail "$name" "scaled count $got, truth $tr (off by $((d * 10000 / tr)) / 10000, ran $pct%)"
+		fail "$1" "$2, reference $3 (off by $((d * 10000 / ($3 + 1))) / 10000)"
 	fi
 }
 
-# run_mux PREFIX PMU: the control and the multiplexed run on PMU
-run_mux() {
-	local pre=$1 pmu=$2 evs='' names='' i=0 ev f a muxed=0 prc
-	for ev in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 17 18 19 20 21 22 23 24 25 26; do
-		[ $i -lt $want ] || break
-		a=
-		for f in "$LC_PMUS/$pmu/events"/*; do
-			a=${f##*/}
-			case $a in *.scale|*.unit|mc_bytes) a=; continue ;; esac
-			[ "$(lc_alias "$pmu" "$a")" = "$ev - -" ] && break
-			[ "$(lc_alias "$pmu" "$a")" = "$ev - 5" ] && break
-			a=
-		done
-		[ -n "$a" ] || continue
-		evs="$evs -e $pmu/$a/"
-		names="$names $a"
-		i=$((i + 1))
+run_mesh() {
+	local m=$1 pmu=arm_cmn_hnf_$1 per cap want evs='' ids='' e i got ena run dg de dr k ref est
+	local rotated=0 ms secs off=-1
+	lc_pmu_wait "$pmu" || { fail "mux${m}_control" "no $pmu"; return 1; }
+	lc_set_rates "$m"
+	per=$(lc_hnfs_per_xp_max "$m")
+	cap=$((4 / per))
+	[ $cap -le 8 ] || cap=8
+	want=$((3 * cap))
+	for e in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 17 18 19 20 21 22 23 24 25; do
+		[ "$(echo "$ids" | wc -w)" -lt $want ] || break
+		evs="$evs $pmu:$e"
+		ids="$ids $e"
 	done
-	echo 4 > "$LC_PMUS/$pmu/perf_event_mux_interval_ms"
-	# control: one event, no multiplexing, same method
-	set -- $names
-	if window "$pmu" -e "$pmu/$1/"; then
-		within1 "${pre}_control" "$pmu" "$1" 1
-	elif [ "${REFERENCE:-0}" = 1 ]; then
-		note "reference ${pre}_control: no result: pinned dtc_cycles '$WCYC', truth window $WTC cycles"
+	note "mesh $m: at most $per HN-F(s) per XP: $cap events at once; opening $want"
+
+	# control: one event, never rotated
+	if window "$m" 4 "$pmu:$((3 << 32))" "$pmu:1"; then
+		# shellcheck disable=SC2046 # word splitting wanted
+		set -- $(sed -n 2p "$LC_TMP/w.out")
+		k=$(counted 1)
+		ref=$(reference "$m" 1 "$5")
+		note "control: count $1 (hardware $k), ran $3 of $2 ns; window: $4, reference $ref"
+		if [ "$1" = "$k" ] && [ "$k" != 0 ]; then
+			within1 "mux${m}_control" "$4" "$ref"
+		else
+			fail "mux${m}_control" "count $1, counted by the hardware $k"
+		fi
 	else
-		fail "${pre}_control" "perf stat: $(tail -n 2 "$LC_TMP/mux.out") pinned dtc_cycles '$WCYC', truth window $WTC cycles"
+		fail "mux${m}_control" "cmn-hostile run: $(cat "$LC_TMP/w.out" "$LC_TMP/w.err" | tail -n 2)"
 	fi
-	# rotate every 100 ms (the model's clock thread ticks every ~1 ms)
-	echo 100 > "$LC_PMUS/$pmu/perf_event_mux_interval_ms"
-	# shellcheck disable=SC2086
-	window "$pmu" $evs
-	prc=$?
-	if [ $prc -ne 0 ] && [ "${REFERENCE:-0}" = 1 ]; then
-		note "reference $pre: no result: pinned dtc_cycles '$WCYC', truth window $WTC cycles"
-		return 1
-	elif [ $prc -ne 0 ]; then
-		fail "$pre" "perf stat: $(tail -n 2 "$LC_TMP/mux.out") pinned dtc_cycles '$WCYC', truth window $WTC cycles: $(tail -n 1 "$LC_TMP/mux.csv")"
-		return 1
-	fi
-	i=0
-	for a in $names; do
-		i=$((i + 1))
-		within1 "$pre/$a" "$pmu" "$a" $i
-		case $WPCT in 100.00) ;; *) muxed=$((muxed + 1)) ;; esac
+
+	for ms in 100 400 800; do
+		# perf moves one event from the head of the list to its tail per
+		# rotation: every event runs once in want rotations
+		secs=$(( ms * want / 1000 + 1 ))
+		[ $secs -ge 4 ] || secs=4
+		echo "$ms" > "$LC_PMUS/$pmu/perf_event_mux_interval_ms"
+		# shellcheck disable=SC2086 # one word per event
+		if ! window "$m" "$secs" "$pmu:$((3 << 32))" $evs; then
+			fail "mux$m" "cmn-hostile run: $(cat "$LC_TMP/w.out" "$LC_TMP/w.err" | tail -n 2)"
+			echo 100 > "$LC_PMUS/$pmu/perf_event_mux_interval_ms"
+			return 1
+		fi
+		off=$OFF
+		note "rotation every $ms ms, ${secs} s: the PMU did not count $off ppm of the window ($(head -n 1 "$LC_TMP/w.out"))"
+		[ "$off" -gt 5000 ] || break
 	done
-	[ "${REFERENCE:-0}" = 1 ] || check_range "${pre}_rotated" "$muxed" 1 "$want"
+	echo 100 > "$LC_PMUS/$pmu/perf_event_mux_interval_ms"
+	if [ "$off" -le 5000 ]; then
+		pass "mux${m}_premise"
+	else
+		fail "mux${m}_premise" "the PMU was disabled (reprogrammed) $off ppm of the window even when rotating every $ms ms: perf's estimates cannot be within 1%"
+	fi
+	i=1
+	for e in $ids; do
+		i=$((i + 1))
+		# shellcheck disable=SC2046 # word splitting wanted
+		set -- $(sed -n "${i}p" "$LC_TMP/w.out")
+		got=$1 ena=$2 run=$3 dg=$4 de=$5 dr=$6
+		k=$(counted "$e")
+		[ "$run" -lt "$ena" ] && rotated=$((rotated + 1))
+		if [ "$k" = 0 ]; then
+			fail "mux$m/$e/raw" "the hardware counted nothing (ran $run of $ena ns): void"
+		else
+			check_eq "mux$m/$e/raw" "$got" "$k"
+		fi
+		if [ "$dr" = 0 ]; then
+			fail "mux$m/$e/scaled" "never ran in the window ($de ns enabled)"
+			continue
+		fi
+		est=$(cmn-perf u64 muldiv "$dg" "$de" "$dr")
+		ref=$(reference "$m" "$e" "$de")
+		note "mux$m/$e: raw $got, ran $run of $ena ns; window: $dg, ran $dr of $de ns, scaled $est, reference $ref"
+		within1 "mux$m/$e/scaled" "$est" "$ref"
+	done
+	check_range "mux${m}_rotated" "$rotated" 1 "$want"
 }
 
 check clock_free sh -c "echo 'free constant' > $LC_M/clock" || finish
-if check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf && lc_pmu_wait arm_cmn_hnf_0; then
-	run_mux mux arm_cmn_hnf_0
-fi
-rmmod arm_cmn_hnf 2>/dev/null
-
-# The same with the stock arm-cmn, as a reference for the method and the
-# model (where arm-cmn counts this mesh correctly: see 20-armcmn-crosscheck).
-# Notes only, no results: under host load the free-running model clock can
-# advance in bursts, which skews any driver's time-scaled estimates.
-if [ -z "$(lc_armcmn_misplaced 0)" ] && modprobe arm-cmn && lc_pmu_wait arm_cmn_0; then
-	REFERENCE=1 run_mux armcmn_mux arm_cmn_0
-	rmmod arm_cmn
-fi
+m=0
+while [ $m -lt "$(lc_nmeshes)" ]; do
+	run_mesh $m
+	m=$((m + 1))
+done
 echo manual > "$LC_M/clock"
 finish

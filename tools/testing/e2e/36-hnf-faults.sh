@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
+# subset-fw: dt
 # timeout: 300
 #
 # Broken firmware / configuration space (the model's fault= parameter; the

@@ -117,8 +117,22 @@ lc_aliases() {
 	done
 }
 
+# lc_perf_late_enable: 0 if this perf enables system-wide counters only
+# after it has started the workload (perf 5.10: builtin-stat.c:879-880
+# calls perf_evlist__start_workload() before enable_counters(); 6.1 and
+# later enable first), so a short workload can run before anything counts
+lc_perf_late_enable() {
+	case $(perf --version 2>/dev/null) in
+	"perf version "[1-5].*) return 0 ;;
+	esac
+	return 1
+}
+
 # lc_perf_step OUT N EV...: perf stat -x, -a into OUT while stepping N
-# cycles. Returns perf's status.
+# cycles. Returns perf's status. With a perf that enables late
+# (lc_perf_late_enable), the events start disabled (-D -1) and the workload
+# enables them through perf's control FIFO and waits for the ack before it
+# steps the model.
 lc_perf_step() {
 	local __out __n __args __e
 	__out=$1 __n=$2
@@ -128,6 +142,16 @@ lc_perf_step() {
 		__args="-e {$(echo "$*" | tr ' ' ',')}"
 	else
 		for __e in "$@"; do __args="$__args -e $__e"; done
+	fi
+	if lc_perf_late_enable; then
+		rm -f "$LC_TMP/perf.ctl" "$LC_TMP/perf.ack"
+		mkfifo "$LC_TMP/perf.ctl" "$LC_TMP/perf.ack" || return 1
+		# shellcheck disable=SC2086
+		perf stat -x, -a -D -1 --control "fifo:$LC_TMP/perf.ctl,$LC_TMP/perf.ack" \
+			-o "$__out" $__args -- sh -c "echo enable > $LC_TMP/perf.ctl &&
+				read -r _ < $LC_TMP/perf.ack && echo $__n > $LC_M/step" \
+			> "$__out.stdout" 2>&1
+		return
 	fi
 	# shellcheck disable=SC2086
 	perf stat -x, -a -o "$__out" $__args -- sh -c "echo $__n > $LC_M/step" \

@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build (once, cached) the minimal arm64 KUnit kernel used by `make kunit`:
-# linux-source-6.12 from Debian's archive, configured and built by the
-# kernel's own kunit.py with tools/testing/kunit/arm_cmn_hnf.kunitconfig.
+# linux-source-6.12 (or, with KUNIT_KERNEL=7.2, sid's linux-source-7.2, the
+# source of the newest kernel the guests boot) from Debian's archive,
+# configured and built by the kernel's own kunit.py with
+# tools/testing/kunit/arm_cmn_hnf.kunitconfig.
 #
 # The build directory is keyed by the source package version and the hash of
 # the kunitconfig; a finished build has a .cmn-hnf-ok stamp and is reused.
 # Prints the build directory on stdout.
 #
-# Environment: CMN_HNF_CACHE (cache root), JOBS (default nproc).
+# Environment: KUNIT_KERNEL (6.12 or 7.2, default 6.12), CMN_HNF_CACHE
+# (cache root), JOBS (default nproc).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 KCONF="$TESTING/kunit/arm_cmn_hnf.kunitconfig"
-take_lock kunit-kernel
-ensure_kernel_source
+take_lock "kunit-kernel-${KUNIT_KERNEL:-6.12}"
+ensure_kernel_source "${KUNIT_KERNEL:-6.12}"
 SRCVER=$KSRC_VERSION
 SRC=$KSRC
 HASH=$(sha256sum "$KCONF" | cut -c1-12)
@@ -29,6 +32,7 @@ fi
 
 mkdir -p "$B"
 BLOG="$OUTD/kunit-kernel-build.log"
+[ "${KUNIT_KERNEL:-6.12}" = 6.12 ] || BLOG="$OUTD/kunit-kernel-build-$KUNIT_KERNEL.log"
 log "building KUnit arm64 kernel in $B (log: $BLOG)"
 if ! PYTHONDONTWRITEBYTECODE=1 timed "kunit.py build arm64 kernel" \
 	python3 "$SRC/tools/testing/kunit/kunit.py" build \

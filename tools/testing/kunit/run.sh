@@ -4,27 +4,35 @@
 # make kunit: run the project's KUnit tests in a self-built arm64 kernel with
 # KASAN, lockdep, atomic-sleep checks and kmemleak, under QEMU (TCG).
 #
-#  1. build-kernel.sh: linux-source-6.12 + arm_cmn_hnf.kunitconfig (cached)
+#  1. build-kernel.sh: linux-source-6.12 (KUNIT_KERNEL=7.2: sid's
+#     linux-source-7.2) + arm_cmn_hnf.kunitconfig (cached)
 #  2. build the driver and kunit/arm_cmn_hnf_kunit.ko against that kernel
 #  3. busybox initramfs with guest-init.sh as /init; boot qemu-system-aarch64
 #  4. parse each suite's KTAP (from debugfs) with the kernel's kunit.py parse
 #  5. fail on a failed/crashed case, a kernel warning/oops/KASAN/lockdep
 #     report, a kmemleak report, a load/unload failure or a timeout
 #
-# Environment: KUNIT_TIMEOUT (s, default 1200), JOBS.
+# Environment: KUNIT_KERNEL (6.12, the default, or 7.2), KUNIT_TIMEOUT (s,
+# default 1200), JOBS.
 # Output: result lines "PASS: kunit/<suite>.<case>", "FAIL: kunit/...: why"
-# (Documentation/testing.rst). Exit status 0 only if everything passed.
+# (Documentation/testing.rst); with KUNIT_KERNEL=7.2 the stage is
+# "kunit-7.2". Exit status 0 only if everything passed.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-STAGE=kunit
+KUNIT_KERNEL=${KUNIT_KERNEL:-6.12}
+case $KUNIT_KERNEL in
+6.12) STAGE=kunit W="$OUTD/kunit" ;;
+7.2) STAGE=kunit-7.2 W="$OUTD/kunit-7.2" ;;
+*) echo "FAIL: kunit/kernel: KUNIT_KERNEL=$KUNIT_KERNEL (want 6.12 or 7.2)"; exit 1 ;;
+esac
+export KUNIT_KERNEL
 HERE="$TESTING/kunit"
-W="$OUTD/kunit"
 rc=0
 fail() { result_fail "$STAGE/$1" "$2"; rc=1; }
 
 ensure_host_packages
-take_lock kunit
+take_lock "$STAGE"
 B=$("$HERE/build-kernel.sh") || { fail kernel-build "KUnit kernel build failed"; exit 1; }
 KSRC=$(cat "$B/.cmn-hnf-src")
 KREL=$(cat "$B/include/config/kernel.release")

@@ -5,7 +5,7 @@
 # initramfs whose /init runs the tests and powers off.
 #
 # Environment:
-#   KERNEL   6.12 (default) or 6.1
+#   KERNEL   6.12 (default), 6.1, 5.10 or 7.2
 #   FW       dt (default): -m ${MEM_MB:-1024}M, -dtb $DTB (required)
 #            acpi: UEFI (QEMU_EFI.fd) direct kernel boot, -m ${MEM_MB:-2048}M,
 #            "acpi=force mem=1G nokaslr" appended (the SSDT travels in INITRD)

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-modules.sh [6.12|6.1 ...]: build the project's modules for Debian's
-# arm64 guest kernel(s) and the arm64 userspace pieces the guest needs.
+# build-modules.sh [5.10|6.1|6.12|7.2 ...]: build the project's modules for
+# Debian's arm64 guest kernel(s) and the arm64 userspace pieces the guest
+# needs.
 #
-#   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules
-#            in an rsync'ed copy of the repository ($OUTD/build/<krel>), so
+#   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules,
+#            with the kernel's own compiler (kbuild_make in ../lib.sh)
+#            in an rsync'ed copy of the repository ($OUTD/build/<tree>/<krel>), so
 #            the work tree stays clean; the .ko files are collected in
 #            $OUTD/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
 #   tools    make -C tools/cmn-hnf CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 O=..
@@ -17,19 +19,21 @@
 # A part whose sources do not exist yet is reported on stderr ("not built")
 # and simply missing from the outputs; tests needing it then fail in the
 # guest. A part that exists but fails to build fails this script.
-# Default kernels: $KERNEL if set, else both.
+# Default kernels: $KERNEL if set, else all four.
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
 	# shellcheck disable=SC2206
-	kernels=(${KERNEL:-6.12 6.1})
+	kernels=(${KERNEL:-$(kernel_series_all)})
 fi
 JOBS=${JOBS:-$(nproc)}
+# Build copies are kept per source tree (incremental builds): two work trees
+# sharing the cache must never see each other's objects, whose timestamps
+# can be newer than the other tree's sources.
+TREE=$(printf '%s' "$REPO" | md5sum | cut -c1-8)
 CROSS=aarch64-linux-gnu-
-
-fetch_headers >/dev/null
 
 # Kbuild subdirectories the top-level Kbuild descends into for CMN_HNF_ALL=1.
 SUBDIRS=(drivers/perf/arm_cmn_hnf tools/testing/cmn600-model)
@@ -37,8 +41,8 @@ SUBDIRS=(drivers/perf/arm_cmn_hnf tools/testing/cmn600-model)
 for k in "${kernels[@]}"; do
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
-	KD=$(kdir "$abi" arm64)
-	B="$OUTD/build/$krel"
+	fetch_kernel_headers "$k" arm64
+	B="$OUTD/build/$TREE/$krel"
 	M="$OUTD/modules/$krel"
 	mkdir -p "$B" "$M"
 	# -c --no-times: a changed file gets a fresh mtime, so make rebuilds
@@ -58,7 +62,7 @@ for k in "${kernels[@]}"; do
 			: > "$B/$d/Kbuild"
 		fi
 	done
-	if ! timed "build modules $krel" make -s -j"$JOBS" -C "$KD" M="$B" \
+	if ! timed "build modules $krel" kbuild_make "$k" arm64 -s -j"$JOBS" M="$B" \
 		CMN_HNF_ALL=1 modules > "$OUTD/build-$krel.log" 2>&1; then
 		cat "$OUTD/build-$krel.log" >&2
 		log "build-modules: module build for $krel failed (log: $OUTD/build-$krel.log)"
@@ -81,8 +85,8 @@ done
 BIN="$OUTD/bin"
 mkdir -p "$BIN"
 rm -f "$BIN/cmn-hnf"
-TB="$OUTD/build/user"
-TO="$OUTD/build/user-out"
+TB="$OUTD/build/$TREE/user"
+TO="$OUTD/build/$TREE/user-out"
 mkdir -p "$TB" "$TO"
 rsync -a -c --no-times --delete --exclude=.git "$REPO/" "$TB/"
 if [ -f "$TB/tools/cmn-hnf/Makefile" ]; then

@@ -3,14 +3,15 @@
 #
 # Shared by the VM harness scripts in tools/testing/vm/. Source it after
 # nothing else: it sources ../lib.sh (CACHE, GUEST, OUTD, log, timed,
-# resolve_kvers, fetch_debs, deb_of, kdir, fetch_headers).
+# kernel_abi, kernel_suite, suite_fetch, kdir, fetch_kernel_headers).
 #
 # Guest layout under $GUEST (all from Debian arm64 .debs, dpkg -x, never
 # installed):
-#   $GUEST/<ABI>-arm64/image/   linux-image-<ABI>-arm64 (boot/vmlinuz-*,
+#   $GUEST/<ABI>-arm64/image/   the kernel's image packages (boot/vmlinuz-*,
 #                               lib/modules/<krel>/ with modules.dep)
-#   $GUEST/user/busybox/        busybox-static:arm64
-#   $GUEST/user/perf/           linux-perf:arm64 + its arm64 library closure
+#   $GUEST/user/busybox/        busybox-static:arm64 (the host's suite)
+#   $GUEST/perf/<suite>-<ver>/  the kernel's suite's perf + its arm64
+#                               library closure (guest_perf_dir)
 
 VM="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../lib.sh
@@ -28,19 +29,51 @@ QEMU_EFI=${QEMU_EFI:-/usr/share/qemu-efi-aarch64/QEMU_EFI.fd}
 export DT_MEM_MB=1024
 export ACPI_LINUX_MB=1024
 
-# kernel_abi 6.12|6.1 -> Debian ABI (e.g. 6.12.117+deb12, 6.1.0-57)
-kernel_abi() {
-	resolve_kvers
-	case $1 in
-	6.12) echo "$KVER12" ;;
-	6.1) echo "$KVER61" ;;
-	*) log "unknown KERNEL '$1' (want 6.12 or 6.1)"; return 1 ;;
-	esac
-}
-
 # guest_image_dir ABI: unpacked linux-image tree for that ABI
 guest_image_dir() { echo "$GUEST/$1-arm64/image"; }
 guest_user_dir() { echo "$GUEST/user"; }
+
+# guest_perf_pkg SERIES: the Debian perf package the guest of that kernel
+# runs, as PKG=VERSION: the perf of the kernel's own suite and version
+# (bookworm has no 6.12 perf: 6.12 runs bookworm's 6.1 perf, as a Debian 12
+# machine with the 6.12 kernel does)
+guest_perf_pkg() {
+	local s v
+	s=$(kernel_suite "$1") || return 1
+	case $s in
+	host)
+		v=$(apt-cache policy linux-perf:arm64 2>/dev/null |
+			sed -n 's/^ *Candidate: //p')
+		[ -n "$v" ] && [ "$v" != "(none)" ] ||
+			{ log "no linux-perf:arm64 in the host's lists"; return 1; }
+		echo "linux-perf=$v" ;;
+	bullseye)
+		# bullseye's perf binary is in linux-perf-5.10 (linux-perf is
+		# a wrapper that picks perf_<version> by uname)
+		echo "linux-perf-$1=$(kernel_pkgver "$1")" ;;
+	*)
+		echo "linux-perf=$(kernel_pkgver "$1")" ;;
+	esac
+}
+
+# guest_perf_dir SERIES: the unpacked perf (+ its arm64 library closure) of
+# that kernel's guest, keyed by suite and version
+guest_perf_dir() {
+	local p
+	p=$(guest_perf_pkg "$1") || return 1
+	echo "$GUEST/perf/$(kernel_suite "$1")-${p#*=}"
+}
+
+# guest_perf_bin DIR: the perf executable inside an unpacked perf tree
+# (usr/bin/perf, or bullseye's usr/bin/perf_<major.minor>)
+guest_perf_bin() {
+	local f
+	for f in "$1"/usr/bin/perf_[0-9]* "$1/usr/bin/perf"; do
+		[ -f "$f" ] && file -b "$f" | grep -q '^ELF' && { echo "$f"; return 0; }
+	done
+	log "no perf executable in $1"
+	return 1
+}
 
 # numa_args MEM_MB: with NUMA=2 in the environment, the qemu arguments for
 # a two-node guest (one CPU per node; node 0 gets the first 512 MiB of RAM,

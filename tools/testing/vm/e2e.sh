@@ -10,10 +10,11 @@
 #   MESH=<name|file>  run every selected test on this mesh only (a name in
 #                     tools/testing/cmn600-model/meshes/ or a path).
 #                     Default: the meshes each test's header lists.
-#   MESH_SUBSET="a b" keep only these of each test's meshes; tests with
-#                     none of them are left out (make check uses it on
-#                     every guest but the primary one)
-#   KERNEL=6.12|6.1   default both        FW=dt|acpi   default both
+#   MESH_SUBSET="a b" keep only these of each test's meshes, plus the
+#                     ones its "# subset-meshes:" header names; tests with
+#                     none are left out (make check uses it on every guest
+#                     but the primary one)
+#   KERNEL=5.10|6.1|6.12|7.2   default all four   FW=dt|acpi   default both
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
 #
@@ -29,6 +30,17 @@
 #   # kernels: 6.12                        restrict to these kernels
 #   # fw: dt                               restrict to these firmwares
 #   # timeout: 120                         seconds for this script (default 120)
+#   # subset-meshes: 2x2@dt 4x2-2dtc       under MESH_SUBSET, also these
+#                                          meshes (MESH@FW: with that
+#                                          firmware only), so a test whose
+#                                          point is per kernel (the arm-cmn
+#                                          cross-check) runs them on every
+#                                          kernel
+#   # subset-fw: dt                        under MESH_SUBSET, only with these
+#                                          firmwares (a test whose subject
+#                                          does not depend on the firmware
+#                                          runs on the other guests once
+#                                          per kernel)
 #   # numa: 2                              boot a two-node NUMA guest (boot.sh
 #                                          NUMA=2: one CPU per node); such
 #                                          tests get boots of their own
@@ -52,7 +64,7 @@
 . "$(dirname "$0")/common.sh"
 
 # shellcheck disable=SC2206
-KERNELS=(${KERNEL:-6.12 6.1})
+KERNELS=(${KERNEL:-$(kernel_series_all)})
 # shellcheck disable=SC2206
 FWS=(${FW:-dt acpi})
 TEST_TIMEOUT_DEFAULT=120
@@ -127,15 +139,20 @@ for d in "${dirs[@]}"; do
 			meshes=$(header "$f" meshes)
 		fi
 		# MESH_SUBSET: keep only these of the test's meshes (make check
-		# runs every mesh on its primary guest and a subset elsewhere)
+		# runs every mesh on its primary guest and a subset elsewhere),
+		# plus the test's own "# subset-meshes:" (MESH[@FW]...)
+		subx=
+		subfw=
 		if [ -n "${MESH_SUBSET:-}" ]; then
+			subfw=$(header "$f" subset-fw)
 			keep=
 			for m in ${meshes:-default}; do
 				# shellcheck disable=SC2086
 				in_list "$(basename "$m" .mesh)" $MESH_SUBSET && keep="$keep $m"
 			done
 			meshes=${keep# }
-			[ -n "$meshes" ] || continue
+			[ -z "${MESH:-}" ] && subx=$(header "$f" subset-meshes)
+			[ -n "$meshes" ] || [ -n "$subx" ] || continue
 		fi
 		faults=$(header "$f" faults)
 		tk=$(header "$f" kernels)
@@ -154,7 +171,21 @@ for d in "${dirs[@]}"; do
 			for fw in "${FWS[@]}"; do
 				# shellcheck disable=SC2086
 				[ -n "$tf" ] && ! in_list "$fw" $tf && continue
-				for m in ${meshes:-default}; do
+				# shellcheck disable=SC2086
+				[ -n "$subfw" ] && ! in_list "$fw" $subfw && continue
+				fm=${meshes:-default}
+				if [ -n "${MESH_SUBSET:-}" ]; then
+					fm=$meshes
+					for m in $subx; do
+						case $m in *@*)
+							[ "${m#*@}" = "$fw" ] || continue
+							m=${m%@*} ;;
+						esac
+						# shellcheck disable=SC2086
+						in_list "$m" $fm || fm="$fm $m"
+					done
+				fi
+				for m in $fm; do
 					mn=$(basename "$m" .mesh)
 					MESHFILE[$mn]=$(mesh_path "$m")
 					for flt in ${faults:-none}; do

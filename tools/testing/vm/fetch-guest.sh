@@ -1,63 +1,119 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-guest.sh [6.12|6.1 ...]: download and unpack the arm64 guest pieces
-# from Debian's archive (apt-get download + dpkg -x; nothing arm64 is ever
-# installed on the host):
+# fetch-guest.sh [5.10|6.1|6.12|7.2 ...]: download and unpack the arm64 guest
+# pieces from Debian's archive (apt-get download + dpkg -x; nothing arm64 is
+# ever installed on the host; 5.10 and 7.2 come from bullseye and sid through
+# the private apt configuration of tools/testing/lib.sh):
 #
-#   linux-image-<ABI>-arm64:arm64  -> $GUEST/<ABI>-arm64/image (depmod'ed once)
-#   busybox-static:arm64           -> $GUEST/user/busybox
-#   linux-perf:arm64 + the arm64 lib* packages of its dependency closure
-#                                  -> $GUEST/user/perf
+#   the kernel's image packages     -> $GUEST/<ABI>-arm64/image (depmod'ed
+#     (linux-image-<ABI>-arm64; sid    once; boot/vmlinuz-<krel>, and
+#     splits it into linux-base-,      lib/modules/<krel> also where the
+#     linux-binary- and                packages use /usr/lib/modules)
+#     linux-modules-<ABI>-arm64)
+#   busybox-static:arm64            -> $GUEST/user/busybox
+#   the perf of the kernel's suite  -> $GUEST/perf/<suite>-<version>
+#     and version (guest_perf_pkg)     (guest_perf_dir)
+#     + the arm64 lib* packages of
+#     its dependency closure
 #
-# Default kernels: $KERNEL if set, else both. Cached: a tree is unpacked only
-# once (stamp file .ok), keyed by ABI. Prints nothing on stdout.
+# Default kernels: $KERNEL if set, else all four. Cached: a tree is
+# unpacked only once (stamp file .ok), keyed by ABI or perf version. Prints
+# nothing on stdout.
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
 	# shellcheck disable=SC2206
-	kernels=(${KERNEL:-6.12 6.1})
+	kernels=(${KERNEL:-$(kernel_series_all)})
 fi
 
-# unpack DIR PKG...: dpkg -x every package into a fresh DIR, then stamp it
+# unpack SUITE DIR PKG...: dpkg -x every package into a fresh DIR
 unpack() {
-	local d=$1 p
-	shift
+	local s=$1 d=$2 p
+	shift 2
 	rm -rf "$d"
 	mkdir -p "$d"
 	for p in "$@"; do
-		dpkg -x "$(deb_of "$p")" "$d"
+		dpkg -x "$(suite_deb_of "$s" "$p")" "$d"
 	done
 }
 
+# perf_closure SUITE PKG=VERSION: the perf package and the arm64 libraries
+# of its dependency closure (the perf package itself pinned to VERSION)
 perf_closure() {
-	apt-cache depends --recurse --no-recommends --no-suggests \
+	local n=${2%%=*}
+	suite_apt "$1" apt-cache depends --recurse --no-recommends --no-suggests \
 		--no-conflicts --no-breaks --no-replaces --no-enhances \
-		linux-perf:arm64 |
-		grep -E '^(lib[^ ]*|zlib1g|linux-perf):arm64$' | sort -u
+		"$n:arm64=${2#*=}" |
+		grep -E '^(lib[^ ]*|zlib1g):arm64$' | sort -u
+	echo "$n:arm64=${2#*=}"
+}
+
+# image_pkgs SUITE KREL: the packages that make up the kernel image: the
+# linux-image package and, where it is only a meta package (sid), its
+# linux-base, linux-binary and linux-modules; from the cache when the
+# archive has moved on
+image_pkgs() {
+	local s=$1 krel=$2 d f deps
+	d=$(suite_debs "$s")
+	echo "linux-image-$krel:arm64"
+	suite_update "$s" >&2
+	if deps=$(suite_apt "$s" apt-cache depends "linux-image-$krel:arm64" 2>/dev/null); then
+		sed -n "s/^ *Depends: \\(linux-\\(base\\|binary\\|modules\\)-$krel\\)\\(:arm64\\)\\?\$/\\1:arm64/p" \
+			<<<"$deps"
+		return 0
+	fi
+	for f in "$d"/linux-{base,binary,modules}-"${krel}"_*.deb; do
+		[ -f "$f" ] || continue
+		f=${f##*/}
+		echo "${f%%_*}:arm64"
+	done
 }
 
 U=$(guest_user_dir)
 if [ ! -f "$U/.ok" ]; then
-	mapfile -t perf_pkgs < <(perf_closure)
-	[ ${#perf_pkgs[@]} -gt 0 ] || { log "apt-cache: no linux-perf:arm64 (apt-get update?)"; exit 1; }
-	timed "download busybox + perf (arm64)" fetch_debs busybox-static:arm64 "${perf_pkgs[@]}"
-	unpack "$U/busybox" busybox-static
-	timed "dpkg -x perf closure (${#perf_pkgs[@]} pkgs)" unpack "$U/perf" "${perf_pkgs[@]}"
-	printf '%s\n' "${perf_pkgs[@]}" > "$U/perf-packages.txt"
+	timed "download busybox (arm64)" suite_fetch host busybox-static:arm64
+	unpack host "$U/busybox" busybox-static:arm64
 	touch "$U/.ok"
 fi
 
 for k in "${kernels[@]}"; do
+	s=$(kernel_suite "$k")
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
+
+	# perf of the kernel's suite
+	pp=$(guest_perf_pkg "$k")
+	P=$(guest_perf_dir "$k")
+	if [ ! -f "$P/.ok" ]; then
+		suite_update "$s"
+		mapfile -t perf_pkgs < <(perf_closure "$s" "$pp")
+		[ ${#perf_pkgs[@]} -gt 1 ] ||
+			{ log "apt-cache ($s): no arm64 closure for $pp"; exit 1; }
+		timed "download $pp (arm64, $s) + ${#perf_pkgs[@]} pkgs" \
+			suite_fetch "$s" "${perf_pkgs[@]}"
+		timed "dpkg -x perf closure $k (${#perf_pkgs[@]} pkgs)" unpack "$s" "$P" "${perf_pkgs[@]}"
+		guest_perf_bin "$P" >/dev/null || exit 1
+		printf '%s\n' "${perf_pkgs[@]}" > "$P/perf-packages.txt"
+		touch "$P/.ok"
+	fi
+
 	I=$(guest_image_dir "$abi")
 	[ -f "$I/.ok" ] && continue
-	timed "download linux-image-$krel" fetch_debs "linux-image-$krel:arm64"
-	timed "dpkg -x linux-image-$krel" unpack "$I" "linux-image-$krel"
-	[ -f "$I/boot/vmlinuz-$krel" ] || { log "no boot/vmlinuz-$krel in the image .deb"; exit 1; }
+	mapfile -t ipkgs < <(image_pkgs "$s" "$krel")
+	timed "download linux-image-$krel ($s)" suite_fetch "$s" "${ipkgs[@]}"
+	timed "dpkg -x linux-image-$krel" unpack "$s" "$I" "${ipkgs[@]}"
+	# usr-merged packages (sid): modules and vmlinuz under /usr/lib/modules
+	if [ ! -e "$I/lib" ] && [ -d "$I/usr/lib/modules" ]; then
+		ln -s usr/lib "$I/lib"
+	fi
+	if [ ! -f "$I/boot/vmlinuz-$krel" ] && [ -f "$I/lib/modules/$krel/vmlinuz" ]; then
+		mkdir -p "$I/boot"
+		ln -s "../lib/modules/$krel/vmlinuz" "$I/boot/vmlinuz-$krel"
+	fi
+	[ -f "$I/boot/vmlinuz-$krel" ] || { log "no boot/vmlinuz-$krel in ${ipkgs[*]}"; exit 1; }
 	timed "depmod $krel (once)" depmod -b "$I" "$krel"
 	echo "$krel" > "$I/KERNELRELEASE"
 	touch "$I/.ok"

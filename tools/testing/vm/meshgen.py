@@ -9,7 +9,8 @@ writes, into --out-dir:
   mesh         the resolved mesh file: the input with ``base=``, ``root=`` and
                ``uid=`` on every ``mesh`` line and ``irq=`` on every DTC node
                line (values the firmware description below also uses), for
-               the model's debugfs ``load`` file
+               the model's debugfs ``load`` file; a DTC with ``irq=none``
+               keeps it and gets no interrupt in the firmware (a fault)
   cmn.dtsi     (--fw dt) a ``/ { ... };`` block to append to the dts of QEMU's
                own dumped DTB: a reserved-memory no-map region per mesh and an
                ``arm,cmn-600`` node per mesh (reg, one SPI per DTC in DTC-lid
@@ -152,7 +153,9 @@ def default_root(m):
 
 
 def dtcs(m):
-    """DTC nodes sorted by logical id (default: order of the dtc lines)."""
+    """DTC nodes sorted by logical id (default: order of the dtc lines),
+    leaving out those with irq=none: the firmware describes no interrupt
+    for them (a fault), and they keep irq=none in the resolved file."""
     out = []
     for i, n in enumerate(x for x in m.nodes if x["type"] == "dtc"):
         lid = num(n["opts"]["lid"], "dtc lid", n["lineno"]) if "lid" in n["opts"] else i
@@ -161,7 +164,7 @@ def dtcs(m):
     lids = [lid for lid, _ in out]
     if len(set(lids)) != len(lids):
         raise MeshError(f"line {m.lineno}: duplicate DTC lid")
-    return out
+    return [(lid, n) for lid, n in out if n["opts"].get("irq") != "none"]
 
 
 def align_up(v, a):

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh KERNEL OUT: the per-kernel base initramfs (zstd cpio) of the
-# e2e guest. KERNEL is 6.12 or 6.1; run fetch-guest.sh and build-modules.sh
-# first. Contents:
+# e2e guest. KERNEL is 5.10, 6.1, 6.12 or 7.2; run fetch-guest.sh and
+# build-modules.sh first. Contents:
 #
 #   /init                       mounts proc/sys/devtmpfs/debugfs/tmpfs, puts
 #                               every CPU online, sources /etc/cmn/run.conf
@@ -11,7 +11,8 @@
 #                               in order, each under `timeout -s KILL`, prints "=== CMN-GUEST-EXIT rc=N"
 #                               and powers off
 #   /bin/busybox (+ applets)    busybox-static:arm64
-#   /usr/bin/perf + libraries   linux-perf:arm64 and its ELF NEEDED closure
+#   /usr/bin/perf + libraries   the perf of the kernel's suite (6.1's for
+#                               6.12) and its ELF NEEDED closure
 #   /lib/modules/<krel>/        Debian's arm-cmn.ko (+ deps, decompressed) and
 #                               updates/arm_cmn_hnf.ko, depmod'ed, so
 #                               `modprobe arm-cmn` and modprobe by alias work
@@ -28,15 +29,16 @@
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-[ $# -eq 2 ] || { echo "usage: $0 6.12|6.1 OUT.cpio.zst" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 5.10|6.1|6.12|7.2 OUT.cpio.zst" >&2; exit 2; }
 abi=$(kernel_abi "$1")
 OUT=$2
 krel="$abi-arm64"
 I=$(guest_image_dir "$abi")
 U=$(guest_user_dir)
+P=$(guest_perf_dir "$1")
 M="$OUTD/modules/$krel"
 BIN="$OUTD/bin"
-[ -f "$I/.ok" ] && [ -f "$U/.ok" ] || { log "run fetch-guest.sh first"; exit 1; }
+[ -f "$I/.ok" ] && [ -f "$U/.ok" ] && [ -f "$P/.ok" ] || { log "run fetch-guest.sh first"; exit 1; }
 
 R=$(mktemp -d /tmp/cmn-hnf-initramfs.XXXXXX)
 trap 'rm -rf "$R"' EXIT
@@ -65,7 +67,7 @@ cpus_online
 CMN_TESTS= CMN_TIMEOUT=300
 [ -f /etc/cmn/run.conf ] && . /etc/cmn/run.conf
 export CMN_KERNEL CMN_FW CMN_MESH_NAME CMN_FAULT
-echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
+echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) perf=$(perf --version 2>/dev/null | sed 's/^perf version //') cpus=$(grep -c ^processor /proc/cpuinfo) fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
 rc=0
 for e in $CMN_TESTS; do
 	# entries are SCRIPT or SCRIPT:TIMEOUT-SECONDS
@@ -110,11 +112,27 @@ kos=("$M"/*.ko)
 cp "$I/lib/modules/$krel/"modules.{order,builtin,builtin.modinfo} "$R/lib/modules/$krel/"
 depmod -b "$R" "$krel"
 
-# perf and its shared-library closure, resolved inside the arm64 tree
-P="$U/perf"
-cp "$P/usr/bin/perf" "$R/usr/bin/perf"
+# in_tree FILE: FILE (a path inside $P) with its symlinks resolved inside
+# $P, never on the host (libc6's links may be absolute)
+in_tree() {
+	local f=$1 t n=0
+	while [ -L "$f" ] && [ $n -lt 20 ]; do
+		t=$(readlink "$f")
+		case $t in
+		/*) f="$P$t" ;;
+		*) f="$(dirname "$f")/$t" ;;
+		esac
+		n=$((n + 1))
+	done
+	echo "$f"
+}
+
+# the kernel's suite's perf (guest_perf_dir) and its shared-library
+# closure, resolved inside that arm64 tree
+PERF=$(guest_perf_bin "$P")
+cp "$PERF" "$R/usr/bin/perf"
 declare -A seen=()
-queue=("$P/usr/bin/perf")
+queue=("$PERF")
 while [ ${#queue[@]} -gt 0 ]; do
 	f=${queue[0]}
 	queue=("${queue[@]:1}")
@@ -123,14 +141,22 @@ while [ ${#queue[@]} -gt 0 ]; do
 		seen[$lib]=1
 		src=
 		for c in "$P/lib/aarch64-linux-gnu/$lib" "$P/usr/lib/aarch64-linux-gnu/$lib"; do
-			[ -e "$c" ] && { src=$c; break; }
+			c=$(in_tree "$c")
+			[ -f "$c" ] && { src=$c; break; }
 		done
 		[ -n "$src" ] || { log "mkinitramfs: perf needs $lib, not in the closure"; exit 1; }
-		cp -L "$src" "$R/lib/aarch64-linux-gnu/$lib"
+		cp "$src" "$R/lib/aarch64-linux-gnu/$lib"
 		queue+=("$src")
 	done
 done
-cp -L "$P/lib/ld-linux-aarch64.so.1" "$R/lib/ld-linux-aarch64.so.1"
+ldso=
+for c in "$P/lib/ld-linux-aarch64.so.1" "$P/usr/lib/ld-linux-aarch64.so.1" \
+	"$P/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1"; do
+	c=$(in_tree "$c")
+	[ -f "$c" ] && { ldso=$c; break; }
+done
+[ -n "$ldso" ] || { log "mkinitramfs: no ld-linux-aarch64.so.1 in $P"; exit 1; }
+cp "$ldso" "$R/lib/ld-linux-aarch64.so.1"
 
 # tool, helpers, tests, harness guest scripts
 [ -f "$BIN/cmn-hnf" ] && cp "$BIN/cmn-hnf" "$R/usr/bin/"

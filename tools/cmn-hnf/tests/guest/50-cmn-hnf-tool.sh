@@ -20,6 +20,10 @@
 #                       cmn-hnf and in perf with the same groups
 #   tool/mesh_clock     the DTC cycle counter over wall time ~ freq_mhz
 #   tool/print_perf     the printed perf stat command runs and counts
+#   tool/exit_status    stat -- cmd exits with the command's status
+#   tool/prometheus     stat --prometheus writes every mesh's samples
+#   tool/top/...        top --batch: the map and the ranking show each
+#                       HN-F's occupancy (free-running clock) ~ the rate
 # shellcheck source=/dev/null
 . /e2e/lib.sh
 
@@ -161,8 +165,8 @@ while [ $i -lt "$M" ]; do
 done
 want=$(((want + 1) * 2))
 check_eq tool/per_hnf/rows "$rc:$rows" "0:$want"
-bad=$(awk -F, 'NR > 1 && $5 == "slc_miss_rate" &&
-	($6 == "" || $6 < 24.99 || $6 > 25.01) { print $2 "/" $3 "=" $6 }' /tmp/hnf.csv)
+bad=$(awk -F, 'NR > 1 && $7 == "slc_miss_rate" &&
+	($8 == "" || $8 < 24.99 || $8 > 25.01) { print $3 "/" $4 "=" $8 }' /tmp/hnf.csv)
 if [ -z "$bad" ]; then
 	pass tool/per_hnf/values
 else
@@ -186,7 +190,7 @@ done
 # moves in 1 ms steps (~2M cycles) that can fall between the start of two
 # members of a group: ratios within 5 %. Events the model does not produce
 # must read exactly 0 whatever the scheduling.
-cmn-hnf stat --json -I 500 -n 2 > /tmp/all.json 2> /tmp/all.err
+cmn-hnf stat --json -I 500 -n 2 all > /tmp/all.json 2> /tmp/all.err
 rc=$?
 check_eq tool/mux/run "$rc" 0 || note "$(cat /tmp/all.err)"
 note "$(tail -n 1 /tmp/all.json)"
@@ -210,7 +214,7 @@ while [ $i -lt "$M" ]; do
 done
 
 # the same groups through perf: tells the tool from the driver
-cmd=$(cmn-hnf stat --print-perf | head -n 1)
+cmd=$(cmn-hnf stat --print-perf all | head -n 1)
 cmd="${cmd% -- sleep 1} -x, -o /tmp/pmux.csv -- sleep 1"
 if eval "$cmd" > /dev/null 2>&1; then
 	bad=$(awk -F, '$3 ~ /\/(sf_hit|mc_reqs|mc_retries|snp_sent|pocq_retry|qos_hh_retry)\// &&
@@ -227,9 +231,37 @@ note "$(cat /tmp/pmux.csv)"
 
 f=$(cat "$CMN_DBG/freq_mhz")
 cmn-hnf stat --csv -I 500 -n 2 mesh_clock > /tmp/clk.csv 2>&1
-v=$(awk -F, '$2 == "arm_cmn_hnf_0" && $5 == "mesh_clock" { x = $6 } END { printf "%d", x }' /tmp/clk.csv)
+v=$(awk -F, '$3 == "arm_cmn_hnf_0" && $7 == "mesh_clock" { x = $8 } END { printf "%d", x }' /tmp/clk.csv)
 check_range tool/mesh_clock "$v" $((f * 7 / 10)) $((f * 13 / 10))
 note "$(cat /tmp/clk.csv)"
+
+# top on the free-running model: every HN-F's occupancy is the rate, 20
+cmn-hnf top -b -n 2 -I 500 -m pocq_avg_occupancy pocq > /tmp/top.txt 2> /tmp/top.err
+rc=$?
+note "$(tail -n 40 /tmp/top.txt)"
+check_eq tool/top/run "$rc" 0 || note "$(cat /tmp/top.err)"
+n=$(model_info 0 hnfs)
+cells=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^  y=|^      \|/' /tmp/top.txt |
+	grep -o 'H[0-9][0-9]* [0-9.]*' | wc -l)
+check_eq tool/top/map_cells "$cells" "$n"
+# the first of the ranking ("1 m0 H3 0x30 (1,2) 20.05", any mesh), beside the map
+v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
+near tool/top/ranking "$v" 20 0.02
+
+# the command's exit status passes through
+cmn-hnf stat slc_miss_rate -- sh -c 'exit 3' > /dev/null 2>&1
+check_eq tool/exit_status "$?" 3
+
+cmn-hnf stat -q -I 300 -n 1 --prometheus /tmp/cmn.prom slc_miss_rate
+rc=$?
+i=0
+got=0
+while [ $i -lt "$M" ]; do
+	grep -q "^cmn_hnf_slc_miss_rate{pmu=\"arm_cmn_hnf_$i\",mesh=\"$i\",hnf=\"all\"} " \
+		/tmp/cmn.prom && got=$((got + 1))
+	i=$((i + 1))
+done
+check_eq tool/prometheus "$rc:$got" "0:$M" || note "$(cat /tmp/cmn.prom)"
 model_clock manual
 
 driver_unload

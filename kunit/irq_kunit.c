@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interrupt storm detection: an overflow interrupt line is storming when it
+ * raises CMN_HNF_STORM_IRQS interrupts in a row that no counter wrap
+ * explains, all within CMN_HNF_STORM_WINDOW_MS. Genuine overflows are
+ * explained, and even unexplained ones spread out in time (the free-running
+ * cycle counters of other DTCs wrap every few minutes) never add up to one.
+ */
+#include <kunit/test.h>
+
+#include <arm_cmn_hnf/logic.h>
+
+#include "suites.h"
+
+/* A flag that never clears: detected on the 64th interrupt, not before */
+static void cmn_hnf_test_irq_storm_detected(struct kunit *test)
+{
+	struct cmn_hnf_storm st = {};
+	unsigned int i;
+
+	for (i = 1; i < 64; i++)
+		KUNIT_ASSERT_FALSE_MSG(test, cmn_hnf_storm_note(&st, false, 1000 + i / 8),
+				       "interrupt %u", i);
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, 1000 + 8));
+	KUNIT_EXPECT_EQ(test, CMN_HNF_STORM_IRQS, 64);
+}
+
+/* Any explained interrupt starts the count again */
+static void cmn_hnf_test_irq_explained_resets(struct kunit *test)
+{
+	struct cmn_hnf_storm st = {};
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++)
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, i % 50 == 49, 5));
+	/* explained every time: never */
+	for (i = 0; i < 1000; i++)
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, true, 5));
+}
+
+/* Unexplained interrupts further apart than the window never add up */
+static void cmn_hnf_test_irq_slow_unexplained(struct kunit *test)
+{
+	struct cmn_hnf_storm st = {};
+	unsigned long now = 0;
+	unsigned int i;
+
+	/* 63 within a window, then a pause longer than the window */
+	for (i = 0; i < 63; i++)
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now));
+	now += CMN_HNF_STORM_WINDOW_MS + 1;
+	for (i = 0; i < 63; i++)
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now + i));
+	/* one a second for hours: never */
+	for (i = 0; i < 10000; i++) {
+		now += 1001;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now));
+	}
+	/* the millisecond clock wrapping does not matter */
+	st.count = 0;
+	now = ULONG_MAX - 10;
+	for (i = 0; i < 63; i++)
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now + i));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, now + 63));
+}
+
+static struct kunit_case cmn_hnf_irq_cases[] = {
+	KUNIT_CASE(cmn_hnf_test_irq_storm_detected),
+	KUNIT_CASE(cmn_hnf_test_irq_explained_resets),
+	KUNIT_CASE(cmn_hnf_test_irq_slow_unexplained),
+	{}
+};
+
+struct kunit_suite cmn_hnf_irq_suite = {
+	.name = "arm_cmn_hnf_irq",
+	.test_cases = cmn_hnf_irq_cases,
+};

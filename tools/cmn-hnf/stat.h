@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmn-hnf stat and top, inside: the counting plan (stat_plan.c), the perf
+ * backend (stat_backend.c), turning counts into units and printing them
+ * (stat_render.c), and the interval loop (stat_loop.c).
+ */
+#ifndef CMN_HNF_STAT_H
+#define CMN_HNF_STAT_H
+
+#include "cmn-hnf.h"
+
+struct st_event {
+	char name[CMN_NAME_LEN];
+	uint64_t config[3];
+	int fd;
+	uint64_t val, ena, run;		/* cumulative, last read */
+	double delta;			/* scaled, this interval */
+	double frac;			/* running fraction, this interval */
+	double total;			/* scaled, since the start */
+};
+
+struct st_group {
+	int pmu;
+	int hnf;	/* index in topo.hnf[], -1: the whole mesh */
+	int metric;	/* first metric counted, -1: the dtc_cycles event */
+	uint32_t mmask;	/* bit m: the group has every HN-F term of metric m */
+	int nev;
+	bool grouped;
+	struct st_event ev[CMN_MAX_TERMS];
+};
+
+enum st_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_NONE };
+
+struct st_opts {
+	long interval_ms;	/* 0: one shot */
+	long count;		/* intervals, 0: until interrupted */
+	bool per_hnf;
+	bool print_perf;
+	bool clear;
+	long top;
+	const char *sort;
+	enum st_format fmt;
+	const char *prom;	/* --prometheus FILE */
+	char **cmd;
+	bool sel[32];
+};
+
+/* One unit of a frame: an HN-F (h >= 0), a mesh (h -1) or the total */
+struct st_unit {
+	int p, h;
+	struct cmn_counts cn;
+};
+
+/* The counts of one interval, in units */
+struct st_frame {
+	double time;		/* seconds since the start */
+	double seconds;		/* length of the interval */
+	double epoch;		/* Unix time at its end */
+	long index;		/* 1, 2, ... */
+	int nrows;
+	struct st_unit *rows;	/* per HN-F, with --per-hnf */
+	struct cmn_counts *mesh;	/* per PMU */
+	struct cmn_counts total;
+	double run_min, run_max;	/* running fractions over the rows */
+};
+
+struct st_ctx {
+	struct st_opts o;
+	struct cmn_pmu *pmus;
+	int npmu;
+	struct st_group *groups;
+	int ngroups;
+	int cap;
+	FILE *out;
+	bool csv_header_done;
+	bool warned_ungrouped;
+	bool per_metric;	/* one group per metric, not per metric group */
+	bool child_killed;	/* we ended the command (-n reached) */
+};
+
+/* stat_plan.c */
+int st_build_plan(struct st_ctx *c, char *why, size_t why_len);
+void st_print_perf(struct st_ctx *c);
+/* The metric ranking the top-N view: --sort or the first selected */
+int st_sort_metric(const struct st_ctx *c);
+
+/* stat_backend.c */
+double st_now(void);
+/* Open every group (falling back to smaller groups), 0 or an exit status */
+int st_open_all(struct st_ctx *c);
+void st_enable_all(struct st_ctx *c);
+int st_read_all(struct st_ctx *c);
+void st_close_all(struct st_ctx *c);
+
+/* stat_render.c */
+int st_frame_build(struct st_ctx *c, struct st_frame *f);
+void st_frame_free(struct st_frame *f);
+void st_report(struct st_ctx *c, struct st_frame *f);
+/* Write the Prometheus text file (atomically); -errno */
+int st_write_prom(struct st_ctx *c, const struct st_frame *f,
+		  const char *path);
+/* The rows of @f ranked by metric @m, highest first, in @out */
+void st_rank(const struct st_frame *f, int m, struct st_unit *out);
+/* "25.00", "1234567", "n/a" */
+const char *st_value_str(double v, char *buf, size_t len);
+
+/* stat_loop.c */
+struct st_hooks {
+	/* an interval ended; return false to stop */
+	bool (*frame)(struct st_ctx *c, struct st_frame *f, void *arg);
+	/* @fd (if >= 0) is readable; return false to stop */
+	int fd;
+	bool (*input)(struct st_ctx *c, void *arg);
+	/* the terminal was resized */
+	void (*resize)(struct st_ctx *c, void *arg);
+	void *arg;
+};
+
+/*
+ * Count until the command ends, -n intervals passed, or SIGINT/SIGTERM.
+ * Returns the exit status of cmn-hnf stat: the command's when one ran.
+ */
+int st_run(struct st_ctx *c, const struct st_hooks *hooks);
+/* The signals st_run() watches, for top's terminal restore */
+void st_signals_block_default(void);
+
+#endif /* CMN_HNF_STAT_H */

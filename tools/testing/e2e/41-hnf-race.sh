@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: default 4x2-2dtc
+# timeout: 240
+#
+# Race mode (Documentation/cmn600-model.rst, "Race mode"): the model's race
+# threads move the counters continuously from every CPU while the driver
+# reads, carries reach the global counters after the local wraps (often an
+# iteration later) and near_wrap keeps every counting local counter close
+# to its wrap, so most reads race a carry. Event: slc_miss, all HN-Fs.
+#   race/reads              the reader made enough reads and the model
+#                           delivered carries meanwhile (the run is not void)
+#   race/monotonic          no read below the one before it
+#   race/never_over         no read above the truth sampled right after it
+#   race/final_exact        after the clock stopped: count == truth exactly
+#   race_iv/sum             perf stat -I 10 over a racing run: the intervals
+#                           add up to the truth of the run exactly
+#   race_iv/each            no interval above that total (a count that went
+#                           down shows as a huge interval)
+# A driver that reads without its consistency logic (global counters, local
+# counters, global again; drop a sample behind the previous one) fails
+# race/monotonic and race_iv/*.
+#   race_model/late_carry   a /dev/mem reader sees a local wrap ahead of its
+#                           carry (the model alone races)
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+
+P=arm_cmn_hnf_0
+SECS=${RACE_SECS:-6}
+
+check model_load model_load || finish
+if ! { modprobe arm_cmn_hnf && lc_pmu_wait $P; }; then
+	fail race/reads "no $P"
+	finish
+fi
+lc_set_rates 0
+# A slow model clock (about 500..1700 events per ms per HN-F at these
+# rates): near_wrap takes a counter close to its wrap, a later iteration
+# wraps it after a few events, and its carry is often deferred by up to
+# 20 ms, during which the count barely moves: a driver that takes such a
+# read at face value sees its count go down by about 2^16 per HN-F.
+echo 1 > "$LC_M/freq_mhz"
+check race_mode sh -c "echo 'on near_wrap' > $LC_M/mesh0/race" || finish
+
+field() { # LINE KEY: the value of KEY=<value> in LINE
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+race_stat() { field "$(cat "$LC_M/mesh0/race")" "$1"; }
+
+c0=$(race_stat carries)
+r=$(cmn-hostile race -s "$SECS" -m 0 1 "$P:0x1")
+c1=$(race_stat carries)
+note "arm_cmn_hnf: $r; carries $c0 -> $c1"
+reads=$(field "$r" reads)
+if ! is_uint "$reads"; then
+	fail race/reads "cmn-hostile race: $r"
+else
+	if [ "$reads" -ge 100 ] && [ $((c1 - c0)) -ge 100 ]; then
+		pass race/reads
+	else
+		fail race/reads "void run: $reads reads, $((c1 - c0)) carries"
+	fi
+	check_eq race/monotonic "$(field "$r" nonmono)" 0 ||
+		note "largest drop $(field "$r" maxdrop)"
+	check_eq race/never_over "$(field "$r" over)" 0 ||
+		note "largest excess $(field "$r" maxover)"
+	if [ "$(field "$r" truth)" = 0 ]; then
+		fail race/final_exact "truth delta 0: nothing counted, void"
+	else
+		check_eq race/final_exact "$(field "$r" final)" "$(field "$r" truth)"
+	fi
+fi
+
+# perf stat -I 10 (the shortest interval perf allows) around a racing run;
+# the clock runs only inside perf's window, so the truth over the window
+# is exact
+t0=$(lc_truth 0 1)
+perf stat -I 10 -x, -a -e "$P/slc_miss/" -o "$LC_TMP/iv.csv" -- \
+	sh -c "echo 'free constant' > $LC_M/clock; sleep $SECS; echo manual > $LC_M/clock; sleep 0.5" \
+	> "$LC_TMP/iv.out" 2>&1
+prc=$?
+t1=$(lc_truth 0 1)
+tot=$(lc_u64 sub "$t1" "$t0")
+if [ $prc -ne 0 ]; then
+	fail race_iv/sum "perf stat rc=$prc: $(tail -n 2 "$LC_TMP/iv.out")"
+elif [ "$tot" = 0 ] || [ "$tot" -ge $((1 << 52)) ]; then
+	fail race_iv/sum "truth $tot: void run, or beyond exact double arithmetic"
+else
+	# "time,count,unit,event,run,pct,...": sum, intervals above the
+	# total, lines without a count (all exact: every value < 2^53)
+	r=$(awk -F, -v tot="$tot" '
+		/^#/ || NF < 4 { next }
+		$2 !~ /^[0-9]+$/ { bad++; next }
+		{ n++; sum += $2; if ($2 + 0 > tot + 0) { big++; if ($2 + 0 > max) max = $2 + 0 } }
+		END { printf "n=%d sum=%.0f big=%d bad=%d max=%.0f\n", n, sum, big, bad, max }' \
+		"$LC_TMP/iv.csv")
+	note "intervals: $r, truth $tot"
+	if [ "$(field "$r" n)" -lt 50 ]; then
+		fail race_iv/sum "void run: $r"
+	else
+		check_eq race_iv/sum "$(field "$r" sum)" "$tot"
+		check_eq race_iv/each "$(( $(field "$r" big) + $(field "$r" bad) ))" 0
+	fi
+fi
+
+rmmod arm_cmn_hnf
+note "race model: $(cat "$LC_M/mesh0/race"); $(tr '\n' ' ' < "$LC_M/mesh0/irqs")"
+
+# The model alone (no driver: /dev/mem may not touch a region a driver
+# claimed): the first HN-F's slot 0 counts slc_miss into DTM counter 0 of
+# its XP, paired with global counter 0, programmed by hand as in
+# 05-model-selftest; a /dev/mem reader reads global, local, global in a
+# loop while the race threads run.
+#   race_model/late_carry   it saw a local wrap whose carry had not reached
+#                           the global counter yet (the mode is not gentle)
+id=$(lc_hnfs 0 | head -n 1)
+b=$(lc_coord_bits 0)
+base=$(lc_info 0 base)
+xy=$(( ((id >> (3 + b)) << b) | ((id >> 3) & ((1 << b) - 1)) ))
+p=$(( (id >> 2) & 1 )) dv=$((id & 3))
+xp=$((base + (xy << 20)))
+hnf=$((xp + 0x4000 * (1 + 2 * p + dv)))
+devmem $((hnf + 0x2000)) 64 1
+devmem $((xp + 0x2210)) 64 $((1 | 1 << 4 | (0x10 + 0x10 * p + 4 * dv) << 32))
+# ctr x y addr n width value dtc global node event class
+# shellcheck disable=SC2046 # word splitting wanted
+set -- $(grep "^ctr [0-9]* [0-9]* 0x[0-9a-f]* 0 16 [0-9]* [0-9] 0 $id 0x01 -\$" \
+	"$LC_M/mesh0/counters" | head -n 1)
+d=${8:-0}
+daddr=$(sed -n "s/^dtc $d addr=\(0x[0-9a-f]*\) .*/\1/p" "$LC_M/mesh0/counters")
+if [ -n "$daddr" ] && [ "${4:-}" = "$(printf '0x%x' $((xp + 0x2220)))" ]; then
+	devmem $((daddr + 0xa00)) 64 1
+	devmem $((daddr + 0x2100)) 64 1
+	echo 'free constant' > "$LC_M/clock"
+	r=$(cmn-hostile regrace -s 2 $((xp + 0x2220)) 0 $((daddr + 0x2000)) 0)
+	echo manual > "$LC_M/clock"
+	note "/dev/mem reader of HN-F $id: $r; race model: $(cat "$LC_M/mesh0/race")"
+	late=$(field "$r" late)
+	if is_uint "$late" && [ "$late" -gt 0 ]; then
+		pass race_model/late_carry
+	else
+		fail race_model/late_carry "no wrap seen ahead of its carry: $r"
+	fi
+else
+	fail race_model/late_carry "HN-F $id: counter not programmed: $(grep -v ' - - -$' "$LC_M/mesh0/counters" | tr '\n' '|' | cut -c1-300)"
+fi
+echo "off" > "$LC_M/mesh0/race"
+finish

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: default 4x2-2dtc faults/4x2-2dtc-dtc1-noirq
+# timeout: 180
+#
+# Interrupt faults (the model's irq_fault file, see
+# Documentation/cmn600-model.rst):
+#   spurious/dtc<n>         the DTC's interrupt fires 20 times with no
+#                           pmovsr bit set: the driver answers IRQ_NONE each
+#                           time (the irq_handler_exit trace event: 20
+#                           "ret=unhandled" for that irq, no "ret=handled";
+#                           /proc/irq/<n>/spurious restarts its "unhandled"
+#                           count after 100 ms without one, so it is only
+#                           shown)
+#   spurious/counts         counting is still exact afterwards
+# On faults/4x2-2dtc-dtc1-noirq, whose firmware describes one interrupt for
+# two DTCs:
+#   noirq/probe_refused     no PMU registers
+#   noirq/one_error_line    exactly one error-level line from the driver
+# (A pmovsr bit that never clears: pending/45-hnf-irq-storm.sh.)
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+
+P=arm_cmn_hnf_0
+
+check model_load model_load || finish
+
+case $CMN_MESH_NAME in
+*noirq*)
+	dmesg -c > /dev/null
+	modprobe arm_cmn_hnf
+	sleep 0.5
+	if [ -z "$(pmus arm_cmn_hnf)" ]; then
+		pass noirq/probe_refused
+	else
+		fail noirq/probe_refused "registered: $(pmus arm_cmn_hnf | tr '\n' ' ')"
+	fi
+	errs=$(dmesg -r | grep -E '^<[0-3]>' | grep -E 'arm-cmn-hnf|arm_cmn_hnf')
+	n=0
+	[ -z "$errs" ] || n=$(echo "$errs" | wc -l)
+	note "probe: $(echo "$errs" | tr '\n' '|')"
+	if [ "$n" -eq 1 ]; then
+		pass noirq/one_error_line
+	else
+		fail noirq/one_error_line "$n error lines: $(echo "$errs" | tr '\n' '|')"
+	fi
+	finish
+	;;
+esac
+
+if ! { modprobe arm_cmn_hnf && lc_pmu_wait $P; }; then
+	fail spurious/registered "no $P"
+	finish
+fi
+lc_set_rates 0
+T=/sys/kernel/tracing
+[ -d $T/events/irq ] || mount -t tracefs nodev $T 2>/dev/null
+E=$T/events/irq/irq_handler_exit
+for d in $(sed -n 's/^dtc\([0-9]*\) .*/\1/p' "$LC_M/mesh0/irq_fault"); do
+	irq=$(sed -n "s/^dtc$d irq=\\([0-9]*\\) .*/\\1/p" "$LC_M/mesh0/irq_fault")
+	if ! is_uint "$irq" || [ "$irq" = 0 ] || [ ! -r "/proc/irq/$irq/spurious" ]; then
+		fail "spurious/dtc$d" "no interrupt: $(grep "^dtc$d " "$LC_M/mesh0/irq_fault")"
+		continue
+	fi
+	if [ ! -w "$E/enable" ]; then
+		fail "spurious/dtc$d" "no irq_handler_exit trace event"
+		continue
+	fi
+	u0=$(sed -n 's/^unhandled //p' "/proc/irq/$irq/spurious")
+	echo "irq == $irq" > "$E/filter"
+	: > $T/trace
+	echo 1 > "$E/enable"
+	if ! echo "spurious dtc=$d count=20" > "$LC_M/mesh0/irq_fault"; then
+		echo 0 > "$E/enable"
+		fail "spurious/dtc$d" "the model could not raise irq $irq 20 times"
+		continue
+	fi
+	echo 0 > "$E/enable"
+	u1=$(sed -n 's/^unhandled //p' "/proc/irq/$irq/spurious")
+	nu=$(grep -c "irq=$irq ret=unhandled" $T/trace)
+	nh=$(grep -c "irq=$irq ret=handled" $T/trace)
+	note "dtc$d irq $irq: $nu unhandled, $nh handled (/proc/irq unhandled $u0 -> $u1); $(grep "^dtc$d " "$LC_M/mesh0/irq_fault")"
+	check_eq "spurious/dtc$d" "$nu unhandled $nh handled" "20 unhandled 0 handled"
+done
+lc_batch_check spurious/counts $P 0 300000 "$P/slc_miss/|slc_miss|*" "$P/dtc_cycles/|dtc_cycles|*"
+finish

@@ -1,0 +1,789 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmn-hostile: guest-side helper of the tests that make the model hostile
+ * (race mode, required interrupts, disabled events). Static, libc only;
+ * every answer is one line on stdout that a busybox script can compare.
+ *
+ *   cmn-hostile race -s SECS -m MESH SRC EV
+ *       The mesh must be in race mode with its clock stopped. Opens EV,
+ *       samples the truth of SRC (T0), enables EV, starts the clock
+ *       ("free constant"), reads EV in a loop for SECS seconds, four reads
+ *       back to back then the truth, stops the clock ("manual") and reads
+ *       once more. Prints
+ *         reads=<n> over=<n> maxover=<n> nonmono=<n> maxdrop=<n>
+ *         final=<count> truth=<T1 - T0>
+ *       over: reads above the truth sampled after them (after the four);
+ *       nonmono: reads below the previous one.
+ *
+ *   cmn-hostile seq -m MESH EV@SRC... -- OP...
+ *       Opens the events disabled and runs OPs in order, the model's clock
+ *       being manual: "on:I", "off:I" (ioctl ENABLE/DISABLE of event I),
+ *       "step:N" (N cycles; the truth delta of each event's SRC is added to
+ *       the event's expected count if the event is enabled), "check:I"
+ *       (read event I). Every check prints
+ *         check <I> <count> <expected> ok|BAD
+ *       and at the end, per event, from the model's counted totals,
+ *         hardware <I> leak=<n> gap=<n> ok|BAD
+ *       leak: events of SRC some DTM counter counted while the event was
+ *       disabled; gap: events of SRC produced while it was enabled that no
+ *       counter counted (no other event may count the same SRC).
+ *       Exit status 1 if anything was BAD.
+ *
+ *   cmn-hostile run [-p] EV... -- CMD
+ *   cmn-hostile run [-p] [-m MESH] -w SECS EV...
+ *       Opens the events (the first one pinned with -p, so perf never
+ *       rotates it out), enables them all at once (prctl), runs "sh -c CMD",
+ *       disables them all at once and reads them: one line per event,
+ *         <raw count> <time enabled> <time running>
+ *       With -w, instead of a command: waits 0.5 s for perf to settle,
+ *       reads every event, waits SECS seconds, reads them again, then
+ *       disables and reads; each line then also has the differences of the
+ *       two middle reads (a window away from the start and the end, where
+ *       perf reschedules every event as each one is enabled or disabled):
+ *         <raw> <enabled> <running> <d raw> <d enabled> <d running>
+ *       and a last line with the model's cycles of mesh MESH (default 0)
+ *       and those during which its DTC0 counted, from just before the
+ *       first of those reads to just after the second:
+ *         model <d cycles> <d active cycles>
+ *
+ *   cmn-hostile wraps -n CYCLES COUNTERS TRUTH0 TRUTH1
+ *       Overflow flags a step of CYCLES cycles sets, per DTC, from the
+ *       counter registers before it (COUNTERS, a copy of meshN/counters)
+ *       and the truth before and after it: the carries of every paired
+ *       local counter (value + its source's events) / 2^width added to its
+ *       global counter, and the cycle counter of every counting DTC. Only
+ *       a flag clear before the step and on a DTC with ovfl_intr_en raises
+ *       an interrupt, and a driver that clears each one gets one interrupt
+ *       per wrap. Prints "dtc<lid> <wraps that raise an interrupt>".
+ *
+ *   cmn-hostile regrace -s SECS LOCAL SHIFT GLOBAL SHIFT
+ *       Reads a DTM local counter (16 bits at bit SHIFT of the 64-bit
+ *       register at physical address LOCAL) and a DTC global counter (32
+ *       bits at bit SHIFT of the register at GLOBAL) through /dev/mem in a
+ *       loop: global, local, global. Prints
+ *         loops=<n> wraps=<n> early=<n> late=<n>
+ *       wraps: local wraps seen; late: a wrap seen with both global reads
+ *       still without its carry; early: the global counter moved between
+ *       the two reads around a local read that had not wrapped yet.
+ *
+ * SRC is EVENTID[,OCCUPID|-[,NODEID|*]] (decimal or 0x-hex), the model's
+ * truth lines an event counts. EV is PMU:CONFIG as in cmn-perf.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef unsigned long long u64;
+typedef unsigned int u32;
+typedef unsigned short u16;
+
+#define __cmn_attr(list)	__attribute__(list)
+#define __printf(a, b)		__cmn_attr((format(printf, a, b)))
+#define __noreturn		__cmn_attr((__noreturn__))
+
+#define MAX_EVENTS	16
+#define RACE_BURST	4
+#define MAX_DTCS	4
+#define NR_GLOBAL	8
+#define SYSFS_PMUS	"/sys/bus/event_source/devices"
+#define MODEL_DIR	"/sys/kernel/debug/cmn600_model"
+
+static __printf(1, 2) __noreturn void die(const char *fmt, ...);
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("cmn-hostile: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(2);
+}
+
+static u64 num(const char *s)
+{
+	char *end;
+	u64 v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || (*end && *end != '\n'))
+		die("bad number '%s'", s);
+	return v;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n, tot = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)tot < len - 1) {
+		n = read(fd, buf + tot, len - 1 - tot);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		tot += n;
+	}
+	buf[tot] = '\0';
+	close(fd);
+	return (int)tot;
+}
+
+static void write_model(const char *file, const char *text)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), MODEL_DIR "/%s", file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die("cannot write '%s' to %s: %s", text, path, strerror(errno));
+	close(fd);
+}
+
+/* ---- truth ---------------------------------------------------------------- */
+
+struct src {
+	int event;
+	int occ;	/* -1: every class */
+	int node;	/* -1: every HN-F */
+};
+
+static void parse_src(struct src *s, const char *text)
+{
+	char buf[64], *save = NULL, *f;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	s->occ = -1;
+	s->node = -1;
+	f = strtok_r(buf, ",", &save);
+	if (!f)
+		die("empty source");
+	s->event = (int)num(f);
+	f = strtok_r(NULL, ",", &save);
+	if (f && strcmp(f, "-"))
+		s->occ = (int)num(f);
+	f = strtok_r(NULL, ",", &save);
+	if (f && strcmp(f, "*"))
+		s->node = (int)num(f);
+}
+
+static char filebuf[1 << 20];
+
+/* Sum of the truth-format lines of @text that @s selects */
+static u64 sum_lines(char *text, const struct src *s, int *matched)
+{
+	char *line, *save = NULL;
+	u64 sum = 0;
+
+	*matched = 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char node[32], ev[32], occ[32], cnt[32];
+
+		if (sscanf(line, "%31s %31s %31s %31s", node, ev, occ, cnt) != 4)
+			continue;
+		if ((int)strtoul(ev, NULL, 16) != s->event)
+			continue;
+		if (s->node >= 0 && (int)strtoul(node, NULL, 16) != s->node)
+			continue;
+		if (s->occ >= 0 && (occ[0] == '-' || atoi(occ) != s->occ))
+			continue;
+		sum += strtoull(cnt, NULL, 10);
+		(*matched)++;
+	}
+	return sum;
+}
+
+/* The model's exact total of @s on mesh @mesh, from @file (truth, counted) */
+static u64 model_file_total(int mesh, const char *file, const struct src *s)
+{
+	char path[256];
+	int matched;
+	u64 sum;
+
+	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/%s", mesh, file);
+	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		die("cannot read %s", path);
+	sum = sum_lines(filebuf, s, &matched);
+	if (!matched)
+		die("no line for event %d in %s", s->event, path);
+	return sum;
+}
+
+static u64 model_total(int mesh, const struct src *s)
+{
+	return model_file_total(mesh, "truth", s);
+}
+
+/* ---- events --------------------------------------------------------------- */
+
+struct ev {
+	struct perf_event_attr attr;
+	char pmu[64];
+	struct src src;
+	int fd;
+	bool on;
+	u64 expect;
+	u64 leak;	/* counted by the hardware while disabled */
+	u64 gap;	/* produced, not counted by the hardware while enabled */
+};
+
+static int pmu_number(const char *pmu, const char *file)
+{
+	char path[256], buf[256];
+
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/%s", pmu, file);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoi(buf);
+}
+
+/* PMU:CONFIG */
+static void parse_ev(struct ev *e, const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+	int type;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(e->pmu))
+		die("event '%s' is not PMU:CONFIG", spec);
+	memset(e, 0, sizeof(*e));
+	memcpy(e->pmu, spec, colon - spec);
+	type = pmu_number(e->pmu, "type");
+	if (type < 0)
+		die("no PMU '%s'", e->pmu);
+	e->attr.size = sizeof(e->attr);
+	e->attr.type = type;
+	e->attr.config = num(colon + 1);
+	e->attr.disabled = 1;
+	e->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	e->fd = -1;
+}
+
+static void open_ev(struct ev *e)
+{
+	int cpu = pmu_number(e->pmu, "cpumask");
+
+	e->fd = (int)syscall(__NR_perf_event_open, &e->attr, -1, cpu < 0 ? 0 : cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+	if (e->fd < 0)
+		die("perf_event_open %s:0x%llx: %s", e->pmu, e->attr.config, strerror(errno));
+}
+
+static u64 read_ev3(const struct ev *e, u64 *ena, u64 *run)
+{
+	u64 buf[3];
+
+	if (read(e->fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		die("read: %s", strerror(errno));
+	*ena = buf[1];
+	*run = buf[2];
+	return buf[0];
+}
+
+static u64 read_ev(const struct ev *e)
+{
+	u64 ena, run;
+
+	return read_ev3(e, &ena, &run);
+}
+
+static void ioctl_ev(const struct ev *e, bool on)
+{
+	if (ioctl(e->fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
+		die("ioctl: %s", strerror(errno));
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- race ----------------------------------------------------------------- */
+
+static int cmd_race(int argc, char **argv)
+{
+	u64 t0, t, c, prev = 0, reads = 0, over = 0, maxover = 0, nonmono = 0, maxdrop = 0;
+	double secs = 0, end;
+	struct src src;
+	struct ev e;
+	int mesh = 0, opt;
+
+	while ((opt = getopt(argc, argv, "s:m:")) != -1) {
+		if (opt == 's')
+			secs = strtod(optarg, NULL);
+		else if (opt == 'm')
+			mesh = (int)num(optarg);
+		else
+			die("race: -s SECS -m MESH SRC EV");
+	}
+	if (optind + 2 != argc || secs <= 0)
+		die("race: -s SECS -m MESH SRC EV");
+	parse_src(&src, argv[optind]);
+	parse_ev(&e, argv[optind + 1]);
+	open_ev(&e);
+	t0 = model_total(mesh, &src);
+	ioctl_ev(&e, true);
+	write_model("clock", "free constant");
+	end = now_s() + secs;
+	while (now_s() < end) {
+		u64 burst[RACE_BURST];
+		unsigned int k;
+
+		/* back-to-back reads, then the truth that bounds them all */
+		for (k = 0; k < RACE_BURST; k++)
+			burst[k] = read_ev(&e);
+		t = model_total(mesh, &src) - t0;
+		for (k = 0; k < RACE_BURST; k++) {
+			c = burst[k];
+			reads++;
+			if (c < prev) {
+				nonmono++;
+				if (prev - c > maxdrop)
+					maxdrop = prev - c;
+			}
+			if (c > t) {
+				over++;
+				if (c - t > maxover)
+					maxover = c - t;
+			}
+			prev = c;
+		}
+	}
+	/* the race threads deliver every carry in flight before they stop */
+	write_model("clock", "manual");
+	c = read_ev(&e);
+	t = model_total(mesh, &src) - t0;
+	printf("reads=%llu over=%llu maxover=%llu nonmono=%llu maxdrop=%llu ",
+	       reads, over, maxover, nonmono, maxdrop);
+	printf("final=%llu truth=%llu\n", c, t);
+	close(e.fd);
+	return 0;
+}
+
+/* ---- seq ------------------------------------------------------------------ */
+
+static int cmd_seq(int argc, char **argv)
+{
+	struct ev ev[MAX_EVENTS];
+	int mesh = 0, nev = 0, i, bad = 0;
+	u64 before[MAX_EVENTS], cbefore[MAX_EVENTS];
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		char spec[160], *at;
+
+		if (!strcmp(argv[i], "-m") && i + 1 < argc) {
+			mesh = (int)num(argv[++i]);
+			continue;
+		}
+		if (nev == MAX_EVENTS)
+			die("seq: too many events");
+		snprintf(spec, sizeof(spec), "%s", argv[i]);
+		at = strchr(spec, '@');
+		if (!at)
+			die("seq: event '%s' is not EV@SRC", argv[i]);
+		*at = '\0';
+		parse_ev(&ev[nev], spec);
+		parse_src(&ev[nev].src, at + 1);
+		open_ev(&ev[nev]);
+		nev++;
+	}
+	if (i == argc || !nev)
+		die("seq: [-m MESH] EV@SRC... -- OP...");
+	for (i++; i < argc; i++) {
+		const char *op = argv[i], *arg = strchr(op, ':');
+		unsigned int k;
+		u64 v;
+
+		if (!arg)
+			die("seq: bad op '%s'", op);
+		v = num(arg + 1);
+		k = (unsigned int)v;
+		if (!strncmp(op, "step:", 5)) {
+			char text[32];
+
+			for (k = 0; k < (unsigned int)nev; k++) {
+				before[k] = model_total(mesh, &ev[k].src);
+				cbefore[k] = model_file_total(mesh, "counted", &ev[k].src);
+			}
+			snprintf(text, sizeof(text), "%llu", v);
+			write_model("step", text);
+			for (k = 0; k < (unsigned int)nev; k++) {
+				u64 t = model_total(mesh, &ev[k].src) - before[k];
+				u64 c = model_file_total(mesh, "counted", &ev[k].src) - cbefore[k];
+
+				if (ev[k].on) {
+					ev[k].expect += t;
+					ev[k].gap += t - c;
+				} else {
+					ev[k].leak += c;
+				}
+			}
+			continue;
+		}
+		if (k >= (unsigned int)nev)
+			die("seq: no event %u", k);
+		if (!strncmp(op, "on:", 3)) {
+			ioctl_ev(&ev[k], true);
+			ev[k].on = true;
+		} else if (!strncmp(op, "off:", 4)) {
+			ioctl_ev(&ev[k], false);
+			ev[k].on = false;
+		} else if (!strncmp(op, "check:", 6)) {
+			u64 c = read_ev(&ev[k]);
+
+			printf("check %u %llu %llu %s\n", k, c, ev[k].expect,
+			       c == ev[k].expect ? "ok" : "BAD");
+			bad |= c != ev[k].expect;
+		} else {
+			die("seq: bad op '%s'", op);
+		}
+	}
+	for (i = 0; i < nev; i++) {
+		printf("hardware %d leak=%llu gap=%llu %s\n", i, ev[i].leak, ev[i].gap,
+		       ev[i].leak || ev[i].gap ? "BAD" : "ok");
+		bad |= ev[i].leak || ev[i].gap;
+		close(ev[i].fd);
+	}
+	return bad;
+}
+
+/* ---- run ------------------------------------------------------------------ */
+
+/* The mesh's cycles and DTC0's active cycles (model time) */
+static void model_time(int mesh, u64 *cycles, u64 *active)
+{
+	char path[256], *p;
+
+	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/cycles", mesh);
+	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		die("cannot read %s", path);
+	*cycles = num(filebuf);
+	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/counters", mesh);
+	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		die("cannot read %s", path);
+	p = strstr(filebuf, "active_cycles=");
+	if (strncmp(filebuf, "dtc 0 ", 6) || !p)
+		die("no active_cycles of DTC0 in %s", path);
+	*active = strtoull(p + strlen("active_cycles="), NULL, 10);
+}
+
+static void read_all(struct ev *ev, int nev, u64 (*r)[3])
+{
+	int i;
+
+	for (i = 0; i < nev; i++)
+		r[i][0] = read_ev3(&ev[i], &r[i][1], &r[i][2]);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static u64 r1[MAX_EVENTS][3], r2[MAX_EVENTS][3], rf[MAX_EVENTS][3];
+	struct ev ev[MAX_EVENTS];
+	u64 c1 = 0, a1 = 0, c2 = 0, a2 = 0;
+	double wait = -1;
+	bool pin = false;
+	int nev = 0, i, st = 0, mesh = 0;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-p")) {
+			pin = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "-w") && i + 1 < argc) {
+			wait = strtod(argv[++i], NULL);
+			continue;
+		}
+		if (!strcmp(argv[i], "-m") && i + 1 < argc) {
+			mesh = (int)num(argv[++i]);
+			continue;
+		}
+		if (nev == MAX_EVENTS)
+			die("run: too many events");
+		parse_ev(&ev[nev], argv[i]);
+		ev[nev].attr.pinned = pin && nev == 0;
+		open_ev(&ev[nev]);
+		nev++;
+	}
+	if (!nev || (wait < 0 && i + 1 >= argc) || (wait >= 0 && i < argc))
+		die("run: [-p] EV... -- CMD, or run [-p] [-m MESH] -w SECS EV...");
+	if (prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0))
+		die("prctl enable: %s", strerror(errno));
+	if (wait < 0) {
+		st = system(argv[i + 1]);
+	} else {
+		usleep(500000);
+		model_time(mesh, &c1, &a1);
+		read_all(ev, nev, r1);
+		usleep((useconds_t)(wait * 1e6));
+		read_all(ev, nev, r2);
+		model_time(mesh, &c2, &a2);
+	}
+	if (prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0))
+		die("prctl disable: %s", strerror(errno));
+	if (st)
+		fprintf(stderr, "cmn-hostile: command exited with status %d\n", st);
+	read_all(ev, nev, rf);
+	for (i = 0; i < nev; i++) {
+		printf("%llu %llu %llu", rf[i][0], rf[i][1], rf[i][2]);
+		if (wait >= 0)
+			printf(" %llu %llu %llu", r2[i][0] - r1[i][0], r2[i][1] - r1[i][1],
+			       r2[i][2] - r1[i][2]);
+		printf("\n");
+		close(ev[i].fd);
+	}
+	if (wait >= 0)
+		printf("model %llu %llu\n", c2 - c1, a2 - a1);
+	return 0;
+}
+
+/* ---- wraps ---------------------------------------------------------------- */
+
+/* A truth file, parsed: one entry per line */
+struct tline {
+	unsigned int node, event;
+	int occ;
+	u64 count;
+};
+
+#define MAX_TLINES	(64 * 36)
+
+static unsigned int parse_truth(const char *path, struct tline *t)
+{
+	char *line, *save = NULL;
+	unsigned int n = 0;
+
+	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		die("cannot read %s", path);
+	for (line = strtok_r(filebuf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char node[32], ev[32], occ[32], cnt[32];
+
+		if (sscanf(line, "%31s %31s %31s %31s", node, ev, occ, cnt) != 4)
+			continue;
+		if (n == MAX_TLINES)
+			die("%s: too many lines", path);
+		t[n].node = (unsigned int)strtoul(node, NULL, 16);
+		t[n].event = (unsigned int)strtoul(ev, NULL, 16);
+		t[n].occ = occ[0] == '-' ? -1 : atoi(occ);
+		t[n].count = strtoull(cnt, NULL, 10);
+		n++;
+	}
+	return n;
+}
+
+static struct tline tl0[MAX_TLINES], tl1[MAX_TLINES];
+static unsigned int ntl0, ntl1;
+
+static __noreturn void no_line(unsigned int node, unsigned int event, int occ)
+{
+	die("wraps: no truth line for node 0x%x event 0x%x class %d", node, event, occ);
+}
+
+static u64 tlookup(const struct tline *t, unsigned int n, unsigned int node,
+		   unsigned int event, int occ)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].node == node && t[i].event == event && t[i].occ == occ)
+			return t[i].count;
+	no_line(node, event, occ);
+}
+
+/* Events of one source between the two truth files */
+static u64 src_delta(const char *node, const char *event, const char *occ)
+{
+	unsigned int nd = (unsigned int)strtoul(node, NULL, 16);
+	unsigned int ev = (unsigned int)strtoul(event, NULL, 16);
+	int oc = occ[0] == '-' ? -1 : atoi(occ);
+
+	return tlookup(tl1, ntl1, nd, ev, oc) - tlookup(tl0, ntl0, nd, ev, oc);
+}
+
+static int cmd_wraps(int argc, char **argv)
+{
+	u64 gval[MAX_DTCS][NR_GLOBAL] = { }, carries[MAX_DTCS][NR_GLOBAL] = { };
+	u64 cyc[MAX_DTCS] = { }, ovs[MAX_DTCS] = { }, cycles = 0;
+	bool present[MAX_DTCS] = { }, active[MAX_DTCS] = { }, intr[MAX_DTCS] = { };
+	static char counters[1 << 20];
+	char *line, *save = NULL;
+	unsigned int d, g;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "n:")) != -1) {
+		if (opt != 'n')
+			die("wraps: -n CYCLES COUNTERS TRUTH0 TRUTH1");
+		cycles = num(optarg);
+	}
+	if (optind + 3 != argc)
+		die("wraps: -n CYCLES COUNTERS TRUTH0 TRUTH1");
+	ntl0 = parse_truth(argv[optind + 1], tl0);
+	ntl1 = parse_truth(argv[optind + 2], tl1);
+	if (read_file(argv[optind], counters, sizeof(counters)) <= 0)
+		die("wraps: cannot read %s", argv[optind]);
+	for (line = strtok_r(counters, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char node[32], event[32], occ[32], glob[32], gl[160];
+		unsigned int x, y, n, width, a, i;
+		int act, in;
+		u64 v, ov, inc, room;
+
+		if (sscanf(line,
+			   "dtc %u addr=%*x irq=%*d active=%d intr=%d active_cycles=%*s pmovsr=%llx cycles=%llu global=%159s",
+			   &d, &act, &in, &ov, &v, gl) == 6) {
+			char *gs = NULL, *f;
+
+			if (d >= MAX_DTCS)
+				die("wraps: dtc %u", d);
+			present[d] = true;
+			active[d] = act;
+			intr[d] = in;
+			ovs[d] = ov;
+			cyc[d] = v;
+			for (g = 0, f = strtok_r(gl, ",", &gs); f && g < NR_GLOBAL;
+			     g++, f = strtok_r(NULL, ",", &gs))
+				gval[d][g] = num(f);
+			continue;
+		}
+		if (sscanf(line, "ctr %u %u %*x %u %u %llu %u %31s %31s %31s %31s", &x, &y, &n,
+			   &width, &v, &a, glob, node, event, occ) != 10)
+			die("wraps: bad counters line '%s'", line);
+		if (glob[0] == '-' || node[0] == '-' || width >= 64)
+			continue;
+		g = (unsigned int)num(glob);
+		if (a >= MAX_DTCS || g >= NR_GLOBAL)
+			die("wraps: bad counters line '%s'", line);
+		inc = src_delta(node, event, occ);
+		/* carries of a counter at v after inc events: (v + inc) >> width */
+		room = (1ULL << width) - v;
+		if (inc >= room) {
+			i = width;
+			carries[a][g] += 1 + ((inc - room) >> i);
+		}
+		(void)x;
+		(void)y;
+		(void)n;
+	}
+	for (d = 0; d < MAX_DTCS; d++) {
+		u64 raised = 0, w;
+
+		if (!present[d])
+			continue;
+		if (active[d] && intr[d]) {
+			for (g = 0; g < NR_GLOBAL; g++) {
+				/* carries into a 32-bit counter holding gval */
+				w = (gval[d][g] + carries[d][g]) >> 32;
+				if (!(ovs[d] & (1ULL << g)))
+					raised += w;
+			}
+			w = (cyc[d] + cycles) >> 40;
+			if (!(ovs[d] & (1ULL << 8)))
+				raised += w;
+		}
+		printf("dtc%u %llu\n", d, raised);
+	}
+	return 0;
+}
+
+/* ---- regrace -------------------------------------------------------------- */
+
+static const u64 *map_reg(int fd, u64 addr)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	u64 base = addr & ~(u64)(page - 1);
+	void *p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, (off_t)base);
+
+	if (p == MAP_FAILED)
+		die("mmap /dev/mem at 0x%llx: %s", base, strerror(errno));
+	return (const u64 *)((char *)p + (addr - base));
+}
+
+/* One 64-bit load from a device register, never merged or cached */
+static u64 reg_load(const u64 *r)
+{
+	return __atomic_load_n(r, __ATOMIC_RELAXED);
+}
+
+static int cmd_regrace(int argc, char **argv)
+{
+	const u64 *lr, *gr;
+	unsigned int ls, gs;
+	u64 loops = 0, wraps = 0, early = 0, late = 0;
+	u32 g1, g2, pg = 0;
+	u16 l, pl = 0;
+	double secs, end;
+	bool first = true;
+	int fd;
+
+	if (argc != 6 || strcmp(argv[0], "-s"))
+		die("regrace -s SECS LOCAL SHIFT GLOBAL SHIFT");
+	secs = strtod(argv[1], NULL);
+	fd = open("/dev/mem", O_RDONLY | O_SYNC);
+	if (fd < 0)
+		die("/dev/mem: %s", strerror(errno));
+	lr = map_reg(fd, num(argv[2]));
+	ls = (unsigned int)num(argv[3]);
+	gr = map_reg(fd, num(argv[4]));
+	gs = (unsigned int)num(argv[5]);
+	end = now_s() + secs;
+	while (now_s() < end) {
+		unsigned int i;
+
+		for (i = 0; i < 4096; i++) {
+			g1 = (u32)(reg_load(gr) >> gs);
+			l = (u16)(reg_load(lr) >> ls);
+			g2 = (u32)(reg_load(gr) >> gs);
+			loops++;
+			if (!first && l < pl) {
+				wraps++;
+				if (g1 == pg && g2 == pg)
+					late++;
+			}
+			if (!first && l >= pl && g1 != g2)
+				early++;
+			first = false;
+			pl = l;
+			pg = g2;
+		}
+	}
+	printf("loops=%llu wraps=%llu early=%llu late=%llu\n", loops, wraps, early, late);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		die("usage: cmn-hostile race|seq|run|wraps|regrace ...");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "race"))
+		return cmd_race(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "seq"))
+		return cmd_seq(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "wraps"))
+		return cmd_wraps(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "regrace"))
+		return cmd_regrace(argc - 2, argv + 2);
+	die("unknown command '%s'", argv[1]);
+}
