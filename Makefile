@@ -12,7 +12,9 @@
 #   make deb                  Debian packages into build/deb (DEB_OUT=),
 #                             DEB_ARCHES="amd64 arm64" to cross-build
 #   make tools                build the cmn-hnf userspace tool
-#   make install-tools        install it (PREFIX=/usr/local, DESTDIR=)
+#   make install-tools        install it (PREFIX=/usr/local, DESTDIR=): the
+#                             binary, man pages, bash completion, systemd unit
+#   make uninstall-tools      remove what make install-tools installed
 #   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
 #   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
 #                             amd64) + checkpatch + shellcheck
@@ -119,6 +121,14 @@ PREFIX ?= /usr/local
 install-tools:
 	$(MAKE) -C tools/cmn-hnf install PREFIX=$(PREFIX)
 
+# The files to remove are those the same install puts into a scratch tree.
+uninstall-tools:
+	@t=$$(mktemp -d) && \
+	$(MAKE) -s -C tools/cmn-hnf install PREFIX=$(PREFIX) DESTDIR=$$t > /dev/null && \
+	(cd $$t && find . ! -type d | sed 's|^\.||') | while read -r f; do \
+		if [ -e "$(DESTDIR)$$f" ]; then rm -v "$(DESTDIR)$$f"; fi; \
+	done; rc=$$?; rm -rf $$t; exit $$rc
+
 test-browser:
 	$(MAKE) -C tools/cmn-hnf test-browser
 
@@ -141,4 +151,4 @@ pkg-test:
 	$(TESTING)/pkg/pkg-test.sh
 
 .PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
-	deb tools install-tools test-browser lint kunit e2e demo check pkg-test
+	deb tools install-tools uninstall-tools test-browser lint kunit e2e demo check pkg-test

@@ -22,7 +22,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 if ! command -v dpkg-buildpackage > /dev/null || ! command -v dh > /dev/null; then
 	echo "make deb needs Debian's packaging tools:" >&2
-	echo "  sudo apt install dpkg-dev debhelper dh-dkms" >&2
+	echo "  sudo apt install dpkg-dev debhelper dh-dkms python3-docutils" >&2
 	echo "(Debian 11 and Ubuntu 22.04 have no dh-dkms: install dkms instead)" >&2
 	exit 1
 fi

@@ -18,7 +18,9 @@
 #                  --root /; dpkg --purge, and nothing of the packages is
 #                  left (file lists and checksums before and after); then
 #                  make dkms-install and make dkms-uninstall from the tree,
-#                  and make; make install; make uninstall
+#                  and make; make install; make uninstall, and make
+#                  install-tools; make uninstall-tools (nothing left in
+#                  /usr/local)
 #   walk-debian12  the README quick start, run as written by a sudo user
 #   walk-debian11  (the README's "walk:" blocks for that system), as far as
 #                  a machine without CMN hardware goes: the steps marked
@@ -134,7 +136,7 @@ t_dkms() {
 
 	note "setup: the kernels' headers, DKMS (with openssl, to make its signing key), file, and the
 # arm64 cross compiler Debian's arm64 headers call"
-	cx "$F" "$LOG" "apt-get update -qq && apt-get install -y -qq dkms openssl file linux-headers-amd64 linux-headers-6.12-amd64 gcc-12-aarch64-linux-gnu > /dev/null" ||
+	cx "$F" "$LOG" "apt-get update -qq && apt-get install -y -qq dkms openssl file python3-docutils linux-headers-amd64 linux-headers-6.12-amd64 gcc-12-aarch64-linux-gnu > /dev/null" ||
 		{ fail dkms/setup "apt-get install failed (transcript $LOG)"; return; }
 	K61=$(cd "$F/lib/modules" && ls -d 6.1.*-amd64 | sort -V | tail -n 1)
 	K12=$(cd "$F/lib/modules" && ls -d 6.12.*-amd64 | sort -V | tail -n 1)
@@ -243,6 +245,17 @@ t_dkms() {
 		pass dkms/make-install
 	else
 		fail dkms/make-install "make install exited $rc5 ('$found'), make uninstall $rc6 ('$gone')"
+	fi
+	note "the tool by hand: make install-tools, make uninstall-tools (nothing left in /usr/local)"
+	local rc7=0 rc8=0 ninst nleft
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make -s install-tools > /dev/null && find /usr/local ! -type d | sort && cmn-hnf --version" || rc7=$?
+	ninst=$(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l)
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make uninstall-tools && find /usr/local ! -type d" || rc8=$?
+	nleft=$(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l)
+	if [ $rc7 = 0 ] && [ $rc8 = 0 ] && [ "$ninst" -ge 4 ] && [ "$nleft" = 0 ]; then
+		pass dkms/make-install-tools
+	else
+		fail dkms/make-install-tools "install-tools exited $rc7 ($ninst files), uninstall-tools $rc8 ($nleft files left in /usr/local)"
 	fi
 	unset 'BINDS[-1]' 'BINDS[-1]'
 	rm -f "$F/usr/bin/uname.real"
