@@ -95,13 +95,15 @@ cx() {
 note() { printf '\n# %s\n' "$*" >> "$LOG"; }
 
 # snapshot DIR FILE: every path outside the volatile places, with type,
-# size and mode, and checksums of /etc and of the module indexes
+# size (not of directories: ext4 never shrinks one its entries grew) and
+# mode, and checksums of /etc and of the module indexes
 snapshot() {
 	in_chroot "$1" -- sh -c '
 		find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /tmp \
 			-o -path /run -o -path /var/cache -o -path /var/lib/apt \
 			-o -path /var/log -o -path /var/lib/dpkg -o -path /root \
-			-o -path /var/lib/systemd \) -prune -o -printf "%p %y %s %m\n" | sort
+			-o -path /var/lib/systemd \) -prune -o \
+			-type d -printf "%p %y - %m\n" -o -printf "%p %y %s %m\n" | sort
 		find /etc /lib/modules -xdev -type f \( -path "/etc/*" -o -name "modules.*" \) \
 			-exec md5sum {} + | sort -k2' > "$2" 2>/dev/null
 }
