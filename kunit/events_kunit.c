@@ -2,7 +2,10 @@
 /*
  * Invariants of the event table (include/arm_cmn_hnf/events.h), expanded
  * here into a plain array, checked against the 31 encodings of the
- * register description (seed 003) written out independently below.
+ * register description (seed 003) written out independently below, and
+ * against the tests' own alias list (tools/testing/hnf-aliases.list, the
+ * same list the e2e tests compare sysfs with), turned into
+ * hnf_aliases_gen.h by tools/testing/gen-aliases-h.sh at build time.
  */
 #include <linux/string.h>
 #include <kunit/test.h>
@@ -28,6 +31,23 @@ static const struct cmn_hnf_test_event events[] = {
 #define CMN_HNF_EVENT CMN_HNF_TEST_EVENT
 #include <arm_cmn_hnf/event_table.h>
 #undef CMN_HNF_EVENT
+};
+
+struct cmn_hnf_list_alias {
+	const char *name;
+	int eventid;
+	int occupid;
+	const char *scale;
+	const char *unit;
+	int since;
+};
+
+/* The tests' independent list: every alias arm_cmn_hnf must publish */
+static const struct cmn_hnf_list_alias list[] = {
+#define CMN_HNF_LIST_ALIAS(_name, _id, _occ, _scale, _unit, _since) \
+	{ #_name, _id, _occ, _scale, _unit, _since },
+#include "hnf_aliases_gen.h"
+#undef CMN_HNF_LIST_ALIAS
 };
 
 /* pmu_event0_id encodings 0x01..0x1f, from the register description */
@@ -187,81 +207,41 @@ static void cmn_hnf_test_events_decode(struct kunit *test)
 }
 
 /*
- * The HN-F aliases the kernel's arm_cmn PMU publishes on CMN-600
- * (drivers/perf/arm-cmn.c: CMN_EVENT_HNF() prefixes "hnf_", and the
- * occupancy event fans out into five occupid variants), with the encodings
- * of the register description (seed 003). Written out here, not derived
- * from the table: each must be in the table with exactly this encoding.
+ * The table and the independent list hold the same aliases, with the same
+ * encoding, occupancy class, scale and unit: a missing, extra or wrongly
+ * encoded alias fails.
  */
-static const struct {
-	const char *name;
-	int eventid;
-	int occupid;
-} arm_cmn_names[] = {
-	{ "hnf_cache_miss", 0x01, -1 },
-	{ "hnf_slc_sf_cache_access", 0x02, -1 },
-	{ "hnf_cache_fill", 0x03, -1 },
-	{ "hnf_pocq_retry", 0x04, -1 },
-	{ "hnf_pocq_reqs_recvd", 0x05, -1 },
-	{ "hnf_sf_hit", 0x06, -1 },
-	{ "hnf_sf_evictions", 0x07, -1 },
-	{ "hnf_dir_snoops_sent", 0x08, -1 },
-	{ "hnf_brd_snoops_sent", 0x09, -1 },
-	{ "hnf_slc_eviction", 0x0a, -1 },
-	{ "hnf_slc_fill_invalid_way", 0x0b, -1 },
-	{ "hnf_mc_retries", 0x0c, -1 },
-	{ "hnf_mc_reqs", 0x0d, -1 },
-	{ "hnf_qos_hh_retry", 0x0e, -1 },
-	{ "hnf_qos_pocq_occupancy_all", 0x0f, 0 },
-	{ "hnf_qos_pocq_occupancy_read", 0x0f, 1 },
-	{ "hnf_qos_pocq_occupancy_write", 0x0f, 2 },
-	{ "hnf_qos_pocq_occupancy_atomic", 0x0f, 3 },
-	{ "hnf_qos_pocq_occupancy_stash", 0x0f, 4 },
-	{ "hnf_pocq_addrhaz", 0x10, -1 },
-	{ "hnf_pocq_atomic_addrhaz", 0x11, -1 },
-	{ "hnf_ld_st_swp_adq_full", 0x12, -1 },
-	{ "hnf_cmp_adq_full", 0x13, -1 },
-	{ "hnf_txdat_stall", 0x14, -1 },
-	{ "hnf_txrsp_stall", 0x15, -1 },
-	{ "hnf_seq_full", 0x16, -1 },
-	{ "hnf_seq_hit", 0x17, -1 },
-	{ "hnf_snp_sent", 0x18, -1 },
-	{ "hnf_sfbi_dir_snp_sent", 0x19, -1 },
-	{ "hnf_sfbi_brd_snp_sent", 0x1a, -1 },
-	{ "hnf_snp_sent_untrk", 0x1b, -1 },
-	{ "hnf_intv_dirty", 0x1c, -1 },
-	{ "hnf_stash_snp_sent", 0x1d, -1 },
-	{ "hnf_stash_data_pull", 0x1e, -1 },
-	{ "hnf_snp_fwded", 0x1f, -1 },
-};
-
-/*
- * Every arm_cmn name is an alias with arm_cmn's encoding, unscaled, and
- * no other alias carries the prefix.
- */
-static void cmn_hnf_test_events_arm_cmn_names(struct kunit *test)
+static void cmn_hnf_test_events_match_list(struct kunit *test)
 {
-	unsigned int i, j, prefixed = 0;
-	int occ;
+	unsigned int i, j, found;
 
-	for (i = 0; i < ARRAY_SIZE(arm_cmn_names); i++) {
-		for (j = 0; j < ARRAY_SIZE(events); j++)
-			if (!strcmp(events[j].name, arm_cmn_names[i].name))
-				break;
-		KUNIT_ASSERT_LT_MSG(test, j, (unsigned int)ARRAY_SIZE(events),
-				    "%s missing", arm_cmn_names[i].name);
-		occ = arm_cmn_names[i].occupid < 0 ? CMN_HNF_NO_OCCUP :
-						     arm_cmn_names[i].occupid;
-		KUNIT_EXPECT_EQ_MSG(test, events[j].eventid, arm_cmn_names[i].eventid,
-				    "%s", events[j].name);
-		KUNIT_EXPECT_EQ_MSG(test, events[j].occupid, occ, "%s", events[j].name);
-		KUNIT_EXPECT_STREQ_MSG(test, events[j].scale, "", "%s", events[j].name);
-		KUNIT_EXPECT_STREQ_MSG(test, events[j].unit, "", "%s", events[j].name);
+	KUNIT_EXPECT_GT(test, ARRAY_SIZE(list), 0UL);
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		found = 0;
+		for (j = 0; j < ARRAY_SIZE(list); j++) {
+			if (strcmp(events[i].name, list[j].name))
+				continue;
+			found++;
+			KUNIT_EXPECT_EQ_MSG(test, events[i].eventid, list[j].eventid,
+					    "%s", events[i].name);
+			KUNIT_EXPECT_EQ_MSG(test, events[i].occupid, list[j].occupid,
+					    "%s", events[i].name);
+			KUNIT_EXPECT_STREQ_MSG(test, events[i].scale, list[j].scale,
+					       "%s", events[i].name);
+			KUNIT_EXPECT_STREQ_MSG(test, events[i].unit, list[j].unit,
+					       "%s", events[i].name);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, found, 1U, "%s: not in the test list (extra alias)",
+				    events[i].name);
 	}
-	for (j = 0; j < ARRAY_SIZE(events); j++)
-		if (!strncmp(events[j].name, "hnf_", 4))
-			prefixed++;
-	KUNIT_EXPECT_EQ(test, prefixed, (unsigned int)ARRAY_SIZE(arm_cmn_names));
+	for (j = 0; j < ARRAY_SIZE(list); j++) {
+		found = 0;
+		for (i = 0; i < ARRAY_SIZE(events); i++)
+			if (!strcmp(events[i].name, list[j].name))
+				found++;
+		KUNIT_EXPECT_EQ_MSG(test, found, 1U, "%s: missing from the event table",
+				    list[j].name);
+	}
 }
 
 static struct kunit_case cmn_hnf_events_cases[] = {
@@ -270,7 +250,7 @@ static struct kunit_case cmn_hnf_events_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_events_synonyms),
 	KUNIT_CASE(cmn_hnf_test_events_occupancy),
 	KUNIT_CASE(cmn_hnf_test_events_decode),
-	KUNIT_CASE(cmn_hnf_test_events_arm_cmn_names),
+	KUNIT_CASE(cmn_hnf_test_events_match_list),
 	{}
 };
 
