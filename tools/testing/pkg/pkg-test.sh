@@ -238,7 +238,7 @@ t_dkms() {
 
 	note "by hand, as on Amazon Linux 2023: make, make install, make uninstall"
 	local rc5=0 rc6=0 found gone
-	cx "$F" "$LOG" "cd arm_cmn_hnf && make -s && make install && modinfo -F filename arm_cmn_hnf" || rc5=$?
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make -s && make install && modinfo -k \$(uname -r) -F filename arm_cmn_hnf" || rc5=$?
 	found=$(in_chroot "$F" -- modinfo -k "$K61" -F filename arm_cmn_hnf 2>/dev/null)
 	cx "$F" "$LOG" "cd arm_cmn_hnf && make uninstall && make clean" || rc6=$?
 	gone=$(in_chroot "$F" -- sh -c "modinfo -k $K61 arm_cmn_hnf 2>&1 | head -n 1")
@@ -249,11 +249,13 @@ t_dkms() {
 		fail dkms/make-install "make install exited $rc5 ('$found'), make uninstall $rc6 ('$gone')"
 	fi
 	note "the tool by hand: make install-tools, make uninstall-tools (nothing left in /usr/local)"
-	local rc7=0 rc8=0 ninst nleft
+	# (Debian's /usr/local/man symlink is there before and after)
+	local rc7=0 rc8=0 nbase ninst nleft
+	nbase=$(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l)
 	cx "$F" "$LOG" "cd arm_cmn_hnf && make -s install-tools > /dev/null && find /usr/local ! -type d | sort && cmn-hnf --version" || rc7=$?
-	ninst=$(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l)
+	ninst=$(( $(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l) - nbase ))
 	cx "$F" "$LOG" "cd arm_cmn_hnf && make uninstall-tools && find /usr/local ! -type d" || rc8=$?
-	nleft=$(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l)
+	nleft=$(( $(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l) - nbase ))
 	if [ $rc7 = 0 ] && [ $rc8 = 0 ] && [ "$ninst" -ge 4 ] && [ "$nleft" = 0 ]; then
 		pass dkms/make-install-tools
 	else
