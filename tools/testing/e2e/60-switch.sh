@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: two-mesh
 # timeout: 300
+# results: 10
 #
 # "cmn-hnf switch" on the real drivers: Debian's arm_cmn and arm_cmn_hnf,
 # both matching the model's CMN-600 devices. Every direction is checked by

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
+# results: 5
 #
 # The PMU's sysfs files against their ABI document,
 # Documentation/ABI/testing/sysfs-bus-event_source-devices-arm_cmn_hnf
