@@ -5,8 +5,16 @@
 #
 #   make                      build arm_cmn_hnf.ko for KDIR (default: running kernel)
 #   make install              modules_install + depmod (KDIR's kernel)
-#   make dkms-install         register, build and install with DKMS
+#   make uninstall            remove what make install installed, depmod
+#   make dkms-install         copy the sources to /usr/src, build and install
+#                             with DKMS for the running kernel (and later ones)
+#   make dkms-uninstall       dkms remove --all, remove the sources
+#   make deb                  Debian packages into build/deb (DEB_OUT=),
+#                             DEB_ARCHES="amd64 arm64" to cross-build
 #   make tools                build the cmn-hnf userspace tool
+#   make install-tools        install it (PREFIX=/usr/local, DESTDIR=): the
+#                             binary, man pages, bash completion, systemd unit
+#   make uninstall-tools      remove what make install-tools installed
 #   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
 #   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
 #                             amd64) + checkpatch + shellcheck
@@ -20,6 +28,8 @@
 #   make check                everything above that tests; ends "N passed, N failed"
 #   make bench                arm_cmn_hnf vs Debian's arm-cmn in QEMU (not in check;
 #                             MESH=, BENCH_MESHES=, KERNEL=, FW=, BENCH_*)
+#   make pkg-test             install/purge the packages with DKMS in a fresh
+#                             Debian 12 chroot, and walk the README quick start
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
 # (default /var/cache/arm-cmn-hnf), never into this tree.
@@ -36,7 +46,18 @@ DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms
 
 all: modules
 
-modules:
+# Without KDIR's build tree make would stop with a bare "No such file or
+# directory"; say which headers package to install instead.
+kdir-check:
+	@if [ ! -f $(KDIR)/Makefile ]; then \
+		if [ -x tools/packaging/kdir-hint.sh ]; then \
+			tools/packaging/kdir-hint.sh $(KDIR); \
+		else \
+			echo "arm_cmn_hnf: no kernel build tree at $(KDIR)" >&2; exit 1; \
+		fi; \
+	fi
+
+modules: kdir-check
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
 # Without the kernel's build tree, remove the kbuild outputs by name.
@@ -51,20 +72,46 @@ clean:
 	fi
 	@if [ -f tools/cmn-hnf/Makefile ]; then $(MAKE) -C tools/cmn-hnf clean; fi
 
-KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
+# The release modules_install installs for: UTS_RELEASE (Debian's headers
+# have the upstream version, e.g. 6.1.192, in include/config/kernel.release)
+KRELEASE = $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell uname -r))
 
-install: modules
-	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+# updates/ on every kernel (5.10 and 6.1 default to extra/ for M= builds)
+INSTALL_MOD_DIR ?= updates
+
+install: kdir-check modules
+	$(MAKE) -C $(KDIR) M=$(PWD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
+
+# The files DKMS builds from; the Debian package installs the same set.
+DKMS_FILES := Kbuild Makefile dkms.conf include drivers
+DKMS_SRC := /usr/src/arm_cmn_hnf-$(DKMS_VERSION)
+
+uninstall:
+	find /lib/modules/$(KRELEASE) -name 'arm_cmn_hnf.ko*' -print -delete
+	-cd /lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR) 2>/dev/null && \
+		rmdir -p drivers/perf/arm_cmn_hnf 2>/dev/null
+	depmod -a $(KRELEASE)
 
 dkms-install:
 	@test -n "$(DKMS_VERSION)" || { echo "dkms.conf: no PACKAGE_VERSION"; exit 1; }
-	rm -rf /usr/src/arm_cmn_hnf-$(DKMS_VERSION)
-	mkdir -p /usr/src/arm_cmn_hnf-$(DKMS_VERSION)
-	cp -r Kbuild Makefile dkms.conf include drivers /usr/src/arm_cmn_hnf-$(DKMS_VERSION)/
-	dkms add -m arm_cmn_hnf -v $(DKMS_VERSION) || true
-	dkms build -m arm_cmn_hnf -v $(DKMS_VERSION)
+	@command -v dkms >/dev/null || { echo "dkms is not installed (apt install dkms)"; exit 1; }
+	-dkms remove -m arm_cmn_hnf -v $(DKMS_VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r $(DKMS_FILES) $(DKMS_SRC)/
 	dkms install -m arm_cmn_hnf -v $(DKMS_VERSION)
+
+dkms-uninstall:
+	-dkms remove -m arm_cmn_hnf -v $(DKMS_VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+DEB_OUT ?= $(CURDIR)/build/deb
+DEB_ARCHES ?=
+
+deb:
+	tools/packaging/make-deb.sh $(DEB_OUT) $(DEB_ARCHES)
 
 tools:
 	@if [ -f tools/cmn-hnf/Makefile ]; then \
@@ -72,6 +119,19 @@ tools:
 	else \
 		echo "tools/cmn-hnf: not present yet"; exit 1; \
 	fi
+
+PREFIX ?= /usr/local
+
+install-tools:
+	$(MAKE) -C tools/cmn-hnf install PREFIX=$(PREFIX)
+
+# The files to remove are those the same install puts into a scratch tree.
+uninstall-tools:
+	@t=$$(mktemp -d) && \
+	$(MAKE) -s -C tools/cmn-hnf install PREFIX=$(PREFIX) DESTDIR=$$t > /dev/null && \
+	(cd $$t && find . ! -type d | sed 's|^\.||') | while read -r f; do \
+		if [ -e "$(DESTDIR)$$f" ]; then rm -v "$(DESTDIR)$$f"; fi; \
+	done; rc=$$?; rm -rf $$t; exit $$rc
 
 test-browser:
 	$(MAKE) -C tools/cmn-hnf test-browser
@@ -100,5 +160,9 @@ stress:
 bench:
 	$(TESTING)/bench/bench.sh
 
-.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check \
+pkg-test:
+	$(TESTING)/pkg/pkg-test.sh
+
+.PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
+	deb tools install-tools uninstall-tools test-browser lint kunit e2e demo check pkg-test \
 	fuzz stress bench

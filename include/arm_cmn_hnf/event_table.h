@@ -124,3 +124,78 @@ CMN_HNF_EVENT(pocq_occupancy_atomic, 0x0f, 3, "", "", "",
 	      "POCQ occupancy summed every cycle, atomic requests")
 CMN_HNF_EVENT(pocq_occupancy_stash, 0x0f, 4, "", "", "",
 	      "POCQ occupancy summed every cycle, stash requests")
+/*
+ * Compatibility names: the HN-F aliases of the kernel's arm_cmn PMU on
+ * CMN-600 (arm_cmn_<n>/hnf_<name>/), so that scripts written for it only
+ * need the PMU name changed. Same encodings as the entries named in desc.
+ */
+CMN_HNF_EVENT(hnf_cache_miss, 0x01, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of cache_miss")
+CMN_HNF_EVENT(hnf_slc_sf_cache_access, 0x02, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of slc_sf_cache_access")
+CMN_HNF_EVENT(hnf_cache_fill, 0x03, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of cache_fill")
+CMN_HNF_EVENT(hnf_pocq_retry, 0x04, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of pocq_retry")
+CMN_HNF_EVENT(hnf_pocq_reqs_recvd, 0x05, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of pocq_reqs_recvd")
+CMN_HNF_EVENT(hnf_sf_hit, 0x06, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of sf_hit")
+CMN_HNF_EVENT(hnf_sf_evictions, 0x07, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of sf_evictions")
+CMN_HNF_EVENT(hnf_dir_snoops_sent, 0x08, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of dir_snoops_sent")
+CMN_HNF_EVENT(hnf_brd_snoops_sent, 0x09, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of brd_snoops_sent")
+CMN_HNF_EVENT(hnf_slc_eviction, 0x0a, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of slc_eviction")
+CMN_HNF_EVENT(hnf_slc_fill_invalid_way, 0x0b, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of slc_fill_invalid_way")
+CMN_HNF_EVENT(hnf_mc_retries, 0x0c, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of mc_retries")
+CMN_HNF_EVENT(hnf_mc_reqs, 0x0d, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of mc_reqs")
+CMN_HNF_EVENT(hnf_qos_hh_retry, 0x0e, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of qos_hh_retry")
+CMN_HNF_EVENT(hnf_qos_pocq_occupancy_all, 0x0f, 0, "", "", "",
+	      "arm_cmn name of pocq_occupancy_all")
+CMN_HNF_EVENT(hnf_qos_pocq_occupancy_read, 0x0f, 1, "", "", "",
+	      "arm_cmn name of pocq_occupancy_read")
+CMN_HNF_EVENT(hnf_qos_pocq_occupancy_write, 0x0f, 2, "", "", "",
+	      "arm_cmn name of pocq_occupancy_write")
+CMN_HNF_EVENT(hnf_qos_pocq_occupancy_atomic, 0x0f, 3, "", "", "",
+	      "arm_cmn name of pocq_occupancy_atomic")
+CMN_HNF_EVENT(hnf_qos_pocq_occupancy_stash, 0x0f, 4, "", "", "",
+	      "arm_cmn name of pocq_occupancy_stash")
+CMN_HNF_EVENT(hnf_pocq_addrhaz, 0x10, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of pocq_addrhaz")
+CMN_HNF_EVENT(hnf_pocq_atomic_addrhaz, 0x11, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of pocq_atomics_addrhaz")
+CMN_HNF_EVENT(hnf_ld_st_swp_adq_full, 0x12, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of ld_st_swp_adq_full")
+CMN_HNF_EVENT(hnf_cmp_adq_full, 0x13, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of cmp_adq_full")
+CMN_HNF_EVENT(hnf_txdat_stall, 0x14, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of txdat_stall")
+CMN_HNF_EVENT(hnf_txrsp_stall, 0x15, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of txrsp_stall")
+CMN_HNF_EVENT(hnf_seq_full, 0x16, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of seq_full")
+CMN_HNF_EVENT(hnf_seq_hit, 0x17, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of seq_hit")
+CMN_HNF_EVENT(hnf_snp_sent, 0x18, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of snp_sent")
+CMN_HNF_EVENT(hnf_sfbi_dir_snp_sent, 0x19, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of sfbi_dir_snp_sent")
+CMN_HNF_EVENT(hnf_sfbi_brd_snp_sent, 0x1a, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of sfbi_brd_snp_sent")
+CMN_HNF_EVENT(hnf_snp_sent_untrk, 0x1b, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of snp_sent_untrk")
+CMN_HNF_EVENT(hnf_intv_dirty, 0x1c, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of intv_dirty")
+CMN_HNF_EVENT(hnf_stash_snp_sent, 0x1d, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of stash_snp_sent")
+CMN_HNF_EVENT(hnf_stash_data_pull, 0x1e, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of stash_data_pull")
+CMN_HNF_EVENT(hnf_snp_fwded, 0x1f, CMN_HNF_NO_OCCUP, "", "", "",
+	      "arm_cmn name of snp_fwded")

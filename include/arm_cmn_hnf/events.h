@@ -19,7 +19,9 @@
  *   desc     what it counts
  *
  * The first 31 entries are the primary names in encoding order, one per
- * encoding; synonyms follow. 0x09 is PMU_HN_DIR_SNOOPS_SENTEVENT in the TRM,
+ * encoding; synonyms follow, the last of them the hnf_<name> aliases of the
+ * kernel's arm_cmn PMU for the same encodings (the only names with the
+ * prefix, for scripts ported from arm_cmn_<n>). 0x09 is PMU_HN_DIR_SNOOPS_SENTEVENT in the TRM,
  * a duplicate of 0x08's name for the multicast (broadcast) snoop count, so it
  * is named brd_snoops_sent here.
  */

@@ -408,6 +408,8 @@ int cmd_report(int argc, char **argv, FILE *out);
 
 /* main.c: the command line of cmn-hnf */
 int cmn_main(int argc, char **argv);
+/* switch.c */
+int cmd_switch(int argc, char **argv, FILE *out);
 
 /* export.c, shared with list --json */
 void cmn_sha1_hex(const void *data, size_t len, char hex[41]);

@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	  "summarise a recorded stat --json run (--svg for charts)" },
 	{ "top", cmd_top, "live heat map of the HN-Fs on the mesh, totals and top-N" },
 	{ "metrics", cmd_metrics, "export metric definitions (--format perf-json|telemetry)" },
+	{ "switch", cmd_switch,
+	  "hand the CMN-600 to arm_cmn_hnf or arm_cmn (--persistent), as root" },
 };
 
 static void main_usage(FILE *f)

@@ -41,6 +41,8 @@ expect "pocq_avg_latency pocq_avg_occupancy" cmn-hnf top --metric pocq_avg
 expect "perf-json" cmn-hnf metrics --format p
 expect "sf_back_invals_per_1k_accesses sf_hit_rate" cmn-hnf report --rank sf_
 expect "echo" cmn-hnf stat slc -- ech
+expect "arm_cmn" cmn-hnf switch arm
+expect "hnf" cmn-hnf switch --persistent h
 # every option of every command, and nothing else
 for cmd in $("$TOOL" --help | sed -n 's/^  \([a-z]\{2,\}\)  .*/\1/p'); do
 	got=$(comp cmn-hnf "$cmd" -)

@@ -7,6 +7,8 @@
 #   harness              tools/testing/vm/selftest.sh (the e2e verdict and
 #                        result manifest on planted logs, no boot)
 #   tools                make -C tools/cmn-hnf test (in a copy)
+#   pkg                  tools/testing/pkg/run.sh (packaging: make deb,
+#                        lintian, dts/, cmn-hnf switch on fake systems)
 #   kunit                tools/testing/kunit/run.sh (linux-source-6.12,
 #                        the project's debug kernel)
 #   kunit-7.2            the same on sid's linux-source-7.2 (KUNIT_KERNEL=7.2)
@@ -29,7 +31,7 @@
 # line at all, is missing or times out adds a FAIL line of its own: a stage
 # that did not run is never a pass. Exit status: 0 only if nothing failed.
 #
-# Environment: CHECK_STAGES (default "lint harness tools kunit kunit-7.2
+# Environment: CHECK_STAGES (default "lint harness tools pkg kunit kunit-7.2
 # e2e"; add e2e-debug for the debug-kernel stages, which do not fit the
 # CI time budget yet: see Documentation/testing.rst),
 # CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS (default "dt acpi"),
@@ -51,7 +53,7 @@ RES="$OUTD/check"
 rm -rf "$RES"
 mkdir -p "$RES"
 : >"$RES/results.txt"
-STAGES=${CHECK_STAGES:-lint harness tools kunit kunit-7.2 e2e}
+STAGES=${CHECK_STAGES:-lint harness tools pkg kunit kunit-7.2 e2e}
 EJOBS=${CHECK_E2E_JOBS:-2}
 TMO=${STAGE_TIMEOUT:-3600}
 declare -a TIMES=()
@@ -105,6 +107,8 @@ for st in $STAGES; do
 		else
 			run_stage tools missing tools/cmn-hnf/Makefile
 		fi ;;
+	pkg)
+		run_stage pkg "$TESTING/pkg/run.sh" ;;
 	kunit)
 		run_stage kunit "$TESTING/kunit/run.sh" ;;
 	kunit-7.2)

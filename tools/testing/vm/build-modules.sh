@@ -44,7 +44,10 @@ for k in "${kernels[@]}"; do
 	B="$OUTW/build/$krel"
 	M="$OUTW/modules/$krel"
 	mkdir -p "$B" "$M"
-	rsync -a --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
+	# -c --no-times: a changed file gets a fresh mtime, so make rebuilds
+	# it even when the objects kept here (from a build of another work
+	# tree sharing this cache) are newer than the source's own mtime
+	rsync -a -c --no-times --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='*.mod*' --exclude='.*.cmd' --exclude=Module.symvers \
 		--exclude=modules.order --filter='P .*.cmd' --filter='P *.o' \
 		--filter='P *.mod*' --filter='P *.ko' --filter='P Module.symvers' \
@@ -84,7 +87,7 @@ rm -f "$BIN/cmn-hnf"
 TB="$OUTW/build/user"
 TO="$OUTW/build/user-out"
 mkdir -p "$TB" "$TO"
-rsync -a --delete --exclude=.git "$REPO/" "$TB/"
+rsync -a -c --no-times --delete --exclude=.git "$REPO/" "$TB/"
 if [ -f "$TB/tools/cmn-hnf/Makefile" ]; then
 	if ! timed "build cmn-hnf (arm64 static)" make -s -C "$TB/tools/cmn-hnf" \
 		CROSS_COMPILE=$CROSS STATIC=1 O="$TO" > "$OUTW/build-cmn-hnf.log" 2>&1; then

@@ -190,6 +190,9 @@ for f in "$BIN"/e2e/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$R/usr/bin/"
 done
 for f in "$E2E"/*.sh; do cp "$f" "$R/e2e/"; done
+# the PMU's sysfs ABI document, which 61-sysfs-abi.sh holds sysfs against
+mkdir -p "$R/e2e/abi"
+cp "$REPO"/Documentation/ABI/testing/sysfs-bus-event_source-devices-arm_cmn_hnf "$R/e2e/abi/" 2>/dev/null || true
 cp "$ALIAS_LIST" "$R/e2e/hnf-aliases.list"
 # the other test directories of E2E_DIRS and E2E_EXTRA=<dir> (harness
 # development): their test scripts, never a lib*.sh
