@@ -16,6 +16,7 @@
 #                             FW=, MESH=, TESTS=)
 #   make demo                 boot the demo guest with the model and perf
 #   make check                everything above that tests; ends "N passed, N failed"
+#   make mutants              does each bug of tools/testing/mutants/ fail a test? (not in check)
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
 # (default /var/cache/arm-cmn-hnf), never into this tree.
@@ -87,4 +88,6 @@ demo:
 check:
 	$(TESTING)/build/check.sh
 
-.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check
+mutants: ; $(TESTING)/mutants/run.sh
+
+.PHONY: all modules clean install dkms-install tools test-browser lint kunit e2e demo check mutants
