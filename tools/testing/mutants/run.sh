@@ -20,13 +20,15 @@
 # The work tree (without .git) is copied to one directory,
 # $CMN_HNF_CACHE/out/mutants/<tree>/src/, and the runs are made with that
 # copy's own scripts, so the copy's driver is what gets built and tested.
-# First each distinct run is made once on the unpatched copy and must report
-# at least one PASS and no FAIL: a test failing for another reason never
-# counts as a kill. Then, for each mutant, the copy is brought back to the
-# work tree's content, the patch applied and its run made. The copy is
-# synchronised by content: a file whose content changed gets a new time
-# stamp, the others keep theirs, so the harness's incremental builds (kept
-# per source tree) rebuild exactly what the patch (or its removal) touched.
+# First each distinct run is made once on the unpatched copy and must
+# report at least one PASS and no FAIL: a test failing for another reason
+# never counts as a kill (runs that differ only in their TESTS make one
+# baseline run, with all their tests). Then, for each mutant, the copy is
+# brought back to the work tree's content, the patch applied and its run
+# made. The copy is synchronised by content: a file whose content changed
+# gets a new time stamp, the others keep theirs, so the harness's
+# incremental builds (kept per source tree) rebuild exactly what the patch
+# (or its removal) touched.
 #
 # A mutant is killed when its run reports at least one FAIL line. A patch
 # that does not apply, a mutant that does not build, or a run that reports
@@ -138,25 +140,57 @@ build_fail_re='^FAIL: [^ ]*/(modules-build|kernel-build|stage):'
 spec_key() { printf '%s' "$1" | md5sum | cut -c1-8; }
 
 # ---- baseline: every distinct run on the unpatched tree -------------------------
-declare -A BASE_OK=() BASE_WHY=()
-src="$W/src"
-copy_tree "$src"
+# Runs that differ only in TESTS share one baseline run (one boot) with the
+# union of their tests; it must pass as a whole.
+# base_key SPEC: SPEC without its TESTS= words
+base_key() {
+	local w k=
+	for w in $1; do
+		case $w in TESTS=*) ;; *) k="$k $w" ;; esac
+	done
+	echo "${k# }"
+}
+# base_tests SPEC: its TESTS= words
+base_tests() {
+	local w t=
+	for w in $1; do
+		case $w in TESTS=*) t="$t $w" ;; esac
+	done
+	echo "${t# }"
+}
+
+declare -A BASE_OK=() BASE_WHY=() BKEY=() BTESTS=()
 for m in "${sel[@]}"; do
 	s=${SPEC[$m]}
-	[ -n "${BASE_OK[$s]:-}" ] && continue
-	out="$LOGS/base-$(spec_key "$s").out"
-	log "mutants: baseline: $s"
+	k=$(base_key "$s")
+	BKEY[$s]=$k
+	for t in $(base_tests "$s"); do
+		case " ${BTESTS[$k]:-} " in *" $t "*) ;; *) BTESTS[$k]="${BTESTS[$k]:-} $t" ;; esac
+	done
+done
+src="$W/src"
+copy_tree "$src"
+declare -A BDONE=()
+for m in "${sel[@]}"; do
+	k=${BKEY[${SPEC[$m]}]}
+	[ -n "${BDONE[$k]:-}" ] && continue
+	BDONE[$k]=1
+	# the kind first, then the TESTS, then the rest
+	bs="${k%% *}${BTESTS[$k]:-}"
+	[ "$k" = "${k%% *}" ] || bs="$bs ${k#* }"
+	out="$LOGS/base-$(spec_key "$bs").out"
+	log "mutants: baseline: $bs"
 	rc=0
-	timed "mutants: baseline $s" run_spec "$src" "$s" "$out" || rc=$?
+	timed "mutants: baseline $bs" run_spec "$src" "$bs" "$out" || rc=$?
 	np=$(grep -c '^PASS: ' "$out" || true)
 	nf=$(grep -c '^FAIL: ' "$out" || true)
 	if [ "$rc" = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ]; then
-		BASE_OK[$s]=1
-		log "mutants: baseline '$s': $np passed, 0 failed"
+		BASE_OK[$k]=1
+		log "mutants: baseline '$bs': $np passed, 0 failed"
 	else
-		BASE_OK[$s]=0
-		BASE_WHY[$s]="the unpatched tree does not pass '$s' ($np passed, $nf failed, exit $rc; $out)"
-		log "mutants: ${BASE_WHY[$s]}"
+		BASE_OK[$k]=0
+		BASE_WHY[$k]="the unpatched tree does not pass '$bs' ($np passed, $nf failed, exit $rc; $out)"
+		log "mutants: ${BASE_WHY[$k]}"
 		grep '^FAIL: ' "$out" | head -n 5 | sed 's/^/  /' >&3 || true
 	fi
 done
@@ -167,8 +201,9 @@ ns=0
 ne=0
 for m in "${sel[@]}"; do
 	s=${SPEC[$m]}
-	if [ "${BASE_OK[$s]}" != 1 ]; then
-		echo "mutant $m: ERROR: ${BASE_WHY[$s]}"
+	k=${BKEY[$s]}
+	if [ "${BASE_OK[$k]}" != 1 ]; then
+		echo "mutant $m: ERROR: ${BASE_WHY[$k]}"
 		ne=$((ne + 1))
 		continue
 	fi
