@@ -2,7 +2,10 @@
 /*
  * Invariants of the event table (include/arm_cmn_hnf/events.h), expanded
  * here into a plain array, checked against the 31 encodings of the
- * register description (seed 003) written out independently below.
+ * register description (seed 003) written out independently below, and
+ * against the tests' own alias list (tools/testing/hnf-aliases.list, the
+ * same list the e2e tests compare sysfs with), turned into
+ * hnf_aliases_gen.h by tools/testing/gen-aliases-h.sh at build time.
  */
 #include <linux/string.h>
 #include <kunit/test.h>
@@ -28,6 +31,23 @@ static const struct cmn_hnf_test_event events[] = {
 #define CMN_HNF_EVENT CMN_HNF_TEST_EVENT
 #include <arm_cmn_hnf/event_table.h>
 #undef CMN_HNF_EVENT
+};
+
+struct cmn_hnf_list_alias {
+	const char *name;
+	int eventid;
+	int occupid;
+	const char *scale;
+	const char *unit;
+	int since;
+};
+
+/* The tests' independent list: every alias arm_cmn_hnf must publish */
+static const struct cmn_hnf_list_alias list[] = {
+#define CMN_HNF_LIST_ALIAS(_name, _id, _occ, _scale, _unit, _since) \
+	{ #_name, _id, _occ, _scale, _unit, _since },
+#include "hnf_aliases_gen.h"
+#undef CMN_HNF_LIST_ALIAS
 };
 
 /* pmu_event0_id encodings 0x01..0x1f, from the register description */
@@ -186,12 +206,51 @@ static void cmn_hnf_test_events_decode(struct kunit *test)
 	}
 }
 
+/*
+ * The table and the independent list hold the same aliases, with the same
+ * encoding, occupancy class, scale and unit: a missing, extra or wrongly
+ * encoded alias fails.
+ */
+static void cmn_hnf_test_events_match_list(struct kunit *test)
+{
+	unsigned int i, j, found;
+
+	KUNIT_EXPECT_GT(test, ARRAY_SIZE(list), 0UL);
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		found = 0;
+		for (j = 0; j < ARRAY_SIZE(list); j++) {
+			if (strcmp(events[i].name, list[j].name))
+				continue;
+			found++;
+			KUNIT_EXPECT_EQ_MSG(test, events[i].eventid, list[j].eventid,
+					    "%s", events[i].name);
+			KUNIT_EXPECT_EQ_MSG(test, events[i].occupid, list[j].occupid,
+					    "%s", events[i].name);
+			KUNIT_EXPECT_STREQ_MSG(test, events[i].scale, list[j].scale,
+					       "%s", events[i].name);
+			KUNIT_EXPECT_STREQ_MSG(test, events[i].unit, list[j].unit,
+					       "%s", events[i].name);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, found, 1U, "%s: not in the test list (extra alias)",
+				    events[i].name);
+	}
+	for (j = 0; j < ARRAY_SIZE(list); j++) {
+		found = 0;
+		for (i = 0; i < ARRAY_SIZE(events); i++)
+			if (!strcmp(events[i].name, list[j].name))
+				found++;
+		KUNIT_EXPECT_EQ_MSG(test, found, 1U, "%s: missing from the event table",
+				    list[j].name);
+	}
+}
+
 static struct kunit_case cmn_hnf_events_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_events_one_primary_per_id),
 	KUNIT_CASE(cmn_hnf_test_events_names),
 	KUNIT_CASE(cmn_hnf_test_events_synonyms),
 	KUNIT_CASE(cmn_hnf_test_events_occupancy),
 	KUNIT_CASE(cmn_hnf_test_events_decode),
+	KUNIT_CASE(cmn_hnf_test_events_match_list),
 	{}
 };
 

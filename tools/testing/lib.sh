@@ -283,7 +283,7 @@ kernel_series_all() { echo "$KERNEL_SERIES_ALL"; }
 kernel_suite() {
 	case $1 in
 	5.10) echo bullseye ;;
-	6.1 | 6.12) echo host ;;
+	6.1 | 6.12 | debug) echo host ;;
 	7.2) echo sid ;;
 	*) log "unknown kernel series '$1' (want one of $KERNEL_SERIES_ALL)"; return 1 ;;
 	esac
@@ -501,6 +501,7 @@ _abi_fetchable() {
 # newest one in the cache. Remembered per run in KVER<NN>.
 kernel_abi() {
 	local k=$1 s var abi c
+	[ "$k" = debug ] && { debug_kernel_abi; return; }
 	s=$(kernel_suite "$k") || return 1
 	var=$(kernel_pin_var "$k")
 	if [ -n "${!var:-}" ]; then
@@ -533,6 +534,20 @@ kernel_abi() {
 	printf -v "$var" '%s' "$abi"
 	export "${var?}"
 	echo "$abi"
+}
+
+# KERNEL=debug: the project's own arm64 debug kernel (linux-source-6.12
+# with KASAN, lockdep, kmemleak, debug objects; tools/testing/kunit/
+# build-kernel.sh, the same kernel as make kunit). Its userspace is the
+# host suite's, like 6.12. debug_kernel_dir prints its build directory
+# (built by fetch-guest.sh debug when missing); debug_kernel_abi its
+# release without -arm64 (CONFIG_LOCALVERSION ends in -arm64 like Debian's).
+debug_kernel_dir() { KUNIT_KERNEL=6.12 "$TESTING/kunit/build-kernel.sh" --dir; }
+debug_kernel_abi() {
+	local r
+	r=$(cat "$(debug_kernel_dir)/include/config/kernel.release" 2>/dev/null) ||
+		{ log "the debug kernel is not built (fetch-guest.sh debug builds it)"; return 1; }
+	echo "${r%-arm64}"
 }
 
 # kernel_pkgver SERIES: the Debian package version of the kernel of SERIES
@@ -574,6 +589,8 @@ _patch_kbuild() {
 fetch_kernel_headers() {
 	local k=$1 s abi kb fl pkgs=()
 	shift
+	# the debug kernel is built, with its own build tree (build-kernel.sh)
+	[ "$k" = debug ] && return 0
 	s=$(kernel_suite "$k") || return 1
 	abi=$(kernel_abi "$k") || return 1
 	kb=$(kbuild_pkg "$k" "$abi")
@@ -704,6 +721,10 @@ kbuild_make() {
 	local k=$1 fl=$2 s abi kd v tc
 	shift 2
 	s=$(kernel_suite "$k") || return 1
+	if [ "$k" = debug ]; then
+		make -C "$(debug_kernel_dir)" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "$@"
+		return
+	fi
 	abi=$(kernel_abi "$k") || return 1
 	kd=$(kdir "$abi" "$fl")
 	if [ "$s" = host ]; then

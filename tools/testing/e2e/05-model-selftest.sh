@@ -3,6 +3,7 @@
 # meshes: default
 # subset-fw: dt
 # timeout: 300
+# results: 42
 #
 # Guest self-test of the CMN-600 model alone (no PMU driver): it programs
 # the model's registers by hand through /dev/mem (busybox devmem) the way
@@ -10,10 +11,12 @@
 # the counters show with the model's ground truth and with arithmetic done
 # here. Part of `make e2e`; alone:
 #   TESTS=05-model-selftest MESH=default tools/testing/vm/e2e.sh
-# Expects the default mesh: HN-F 0x24 at XP (1,0) port 1 device 0, the DTC
-# at XP (0,0) port 0 device 0.
+# Works on any mesh: it uses mesh 0's first HN-F in DTC 0's domain and
+# DTC 0, with the addresses and expected values taken from the resolved
+# mesh file and the CMN-600 address rule (Documentation/internals.rst).
 # shellcheck source=/dev/null
 . /e2e/lib.sh
+. /e2e/lib-counts.sh
 
 M=$CMN_DBG
 
@@ -24,38 +27,104 @@ truth() { # NODE EVENT OCC -> count
 		"$M/mesh0/truth"
 }
 
+# mesh 0 of the resolved file: "x y p d" of the first HN-F whose XP is in
+# DTC 0's domain (the DTC on the XP, else a domain line, else 0), then
+# "x y p d" of DTC 0 (lid 0, or the first dtc line)
+mesh0() {
+	awk '
+		/^[ \t]*#/ { next }
+		{ sub(/#.*/, "") }
+		$1 == "mesh" { m++; next }
+		m != 1 { next }
+		$1 == "domain" { dom[$2 " " $3] = $4 }
+		$1 == "node" && $2 == "dtc" {
+			lid = nd++
+			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
+			dom[$3 " " $4] = lid
+			if (lid == 0) dtc = $3 " " $4 " " $5 " " $6
+		}
+		$1 == "node" && $2 == "hn-f" { h[nh++] = $3 " " $4 " " $5 " " $6 }
+		$1 == "port" { port[$2 " " $3 " " $4] = $5 }
+		END {
+			for (i = 0; i < nh; i++) {
+				split(h[i], f, " ")
+				if (dom[f[1] " " f[2]] + 0 == 0) { print h[i]; break }
+			}
+			print dtc
+			split(h[i], f, " ")
+			k = f[1] " " f[2] " " f[3]
+			print (k in port) ? port[k] : "hn-f"
+		}' "$CMN_MESH"
+}
+
+# connect type name -> por_mxp_device_port_connect_info code (internals.rst)
+conn_code() {
+	case $1 in
+	none) echo 0 ;; rn-i) echo 1 ;; rn-d) echo 2 ;; rn-f-chib) echo 4 ;;
+	rn-f-chib-esam) echo 5 ;; rn-f-chia) echo 6 ;; rn-f-chia-esam) echo 7 ;;
+	hn-t) echo 8 ;; hn-i) echo 9 ;; hn-d) echo 10 ;; sn-f) echo 12 ;;
+	sbsx) echo 13 ;; hn-f) echo 14 ;; cxha) echo 17 ;; cxra) echo 18 ;;
+	cxrh) echo 19 ;; *) echo "?$1" ;;
+	esac
+}
+
 check model_load model_load || finish
 command -v devmem > /dev/null || { fail devmem "busybox has no devmem"; finish; }
 
+mesh0 > /tmp/self.mesh
+# shellcheck disable=SC2046 # word splitting wanted
+set -- $(sed -n 1p /tmp/self.mesh)
+hx=$1 hy=$2 hp=$3 hd=$4
+# shellcheck disable=SC2046 # word splitting wanted
+set -- $(sed -n 2p /tmp/self.mesh)
+dx=$1 dy=$2 dp=$3 dd=$4
+hconn=$(sed -n 3p /tmp/self.mesh)
+X=$(mesh_opt 0 x)
+Y=$(mesh_opt 0 y)
+REV=$(lc_mesh_rev 0)
+b=$(lc_coord_bits 0)
+nodes=$(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next } m == 1 && $1 == "node"' "$CMN_MESH" | wc -l)
+hnfs=$(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next } m == 1 && $1 == "node" && $2 == "hn-f"' "$CMN_MESH" | wc -l)
+dtcs=$(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next } m == 1 && $1 == "node" && $2 == "dtc"' "$CMN_MESH" | wc -l)
+HN=$(printf '0x%x' $(( (hx << (3 + b)) | (hy << 3) | (hp << 2) | hd )))
+note "HN-F $HN at XP ($hx,$hy) port $hp device $hd ($hconn); DTC 0 at XP ($dx,$dy) port $dp device $dd"
+# another node id, of no HN-F of the mesh
+BADN=
+for id in 0x7 0x3 0xf 0x1ff 0x99; do
+	lc_hnfs 0 | grep -qx "$(printf '0x%x' $((id)))" || { BADN=$id; break; }
+done
+
 # shellcheck disable=SC2046
 set -- $(cat "$M/mesh0/info")
-check_eq info "$1 $2 $3 $4 $5 $6 $9" "3 3 r1p2 9 4 1 0xc000"
+check_eq info "$1 $2 $3 $4 $5 $6 $(($9))" "$X $Y $REV $nodes $hnfs $dtcs $(($(mesh_opt 0 root)))"
 B=$7
-CFG=$((B + 0xc000))
-XP=$((B + 0x400000))		# XP (1,0): xy = 1 << 2
-HNF=$((B + 0x40c000))		# + 0x4000 * (1 + 2 * 1 + 0)
-DTC=$((B + 0x4000))		# XP (0,0) port 0 device 0
+CFG=$((B + $(mesh_opt 0 root)))
+xpoff() { echo $(( ((($1 << b) | $2)) << 20 )); }
+XP=$((B + $(xpoff "$hx" "$hy")))
+HNF=$((XP + 0x4000 * (1 + 2 * hp + hd)))
+DTC=$((B + $(xpoff "$dx" "$dy") + 0x4000 * (1 + 2 * dp + dd)))
+INSEL=$((0x10 + 0x10 * hp + 4 * hd))	# port hp, device hd, slot 0
 
 # configuration space as the reference describes it
 check_eq cfg_type $(($(rd $CFG) & 0xffff)) 2
 p01=$(rd $((CFG + 8)))
 check_eq cfg_part $(((p01 & 0xff) | (((p01 >> 32) & 0xf) << 8))) $((0x434))
-check_eq cfg_rev $((($(rd $((CFG + 16))) >> 4) & 0xf)) 2
-check_eq cfg_children $(($(rd $((CFG + 0x80))) & 0xffff)) 9
+check_eq cfg_rev $((($(rd $((CFG + 16))) >> 4) & 0xf)) "$(lc_rev_num "$REV")"
+check_eq cfg_children $(($(rd $((CFG + 0x80))) & 0xffff)) $((X * Y))
 ni=$(rd $HNF)
-check_eq hnf_node_info "$((ni & 0xffff)) $(((ni >> 16) & 0xffff))" "5 $((0x24))"
-check_eq xp_port1 $(($(rd $((XP + 0x10))) & 0x1f)) $((0xe))
+check_eq hnf_node_info "$((ni & 0xffff)) $(((ni >> 16) & 0xffff))" "5 $((HN))"
+check_eq xp_port_type $(($(rd $((XP + 8 + 8 * hp))) & 0x1f)) "$(conn_code "$hconn")"
 
 # exact totals however time is split
-echo "node=0x24 event=1 rate=333" > "$M/mesh0/rate"
+echo "node=$HN event=1 rate=333" > "$M/mesh0/rate"
 echo 1000 > "$M/step"
 echo 2001 > "$M/step"
 echo 7 > "$M/step"
-check_eq truth_split "$(truth 0x24 0x01 -)" $((333 * 3008 / 1000))
-check_eq truth_other_node "$(truth 0x8 0x01 -)" 0
+check_eq truth_split "$(truth "$HN" 0x01 -)" $((333 * 3008 / 1000))
+check_eq truth_other_nodes $(($(truth_sum 0 1) - $(truth "$HN" 0x01 -))) 0
 check_eq cycles "$(cat "$M/mesh0/cycles")" 3008
-check_eq rate_readback "$(cat "$M/mesh0/rate")" "node=0x24 event=0x01 rate=333"
-if echo "node=0x99 event=1 rate=1" > "$M/mesh0/rate" 2> /dev/null; then
+check_eq rate_readback "$(cat "$M/mesh0/rate")" "node=$HN event=0x01 rate=333"
+if echo "node=$BADN event=1 rate=1" > "$M/mesh0/rate" 2> /dev/null; then
 	fail rate_bad_node "accepted an unknown node"
 else
 	pass rate_bad_node
@@ -65,10 +134,10 @@ fi
 wr $((DTC + 0xa00)) 1				# dt_en
 wr $((DTC + 0x2100)) 1				# pmu_en, no interrupt
 wr $((HNF + 0x2000)) 0x01			# slot 0: cache miss
-wr $((XP + 0x2210)) $((1 | 1 << 4 | 0x20 << 32))	# pmu_en, paired(0), port 1 dev 0 slot 0
-t0=$(truth 0x24 0x01 -)
+wr $((XP + 0x2210)) $((1 | 1 << 4 | INSEL << 32))	# pmu_en, paired(0), the HN-F's slot 0
+t0=$(truth "$HN" 0x01 -)
 echo 1000000 > "$M/step"
-t1=$(truth 0x24 0x01 -)
+t1=$(truth "$HN" 0x01 -)
 cnt=$(($(rd $((XP + 0x2220))) & 0xffff))
 glb=$(($(rd $((DTC + 0x2000))) & 0xffffffff))
 check_eq local_plus_global $((glb * 65536 + cnt)) $((t1 - t0))
@@ -81,31 +150,31 @@ echo 1 > "$M/step"
 check_eq event_sel_raz "$(rd $((HNF + 0x2000)))" $((0x71f1f1f1f))
 
 # occupancy class from pmu_occup1_id, counter 1 not paired
-echo "node=0x24 event=15 occupid=2 rate=2500" > "$M/mesh0/rate"
-echo "node=0x24 event=15 occupid=1 rate=7000" > "$M/mesh0/rate"
+echo "node=$HN event=15 occupid=2 rate=2500" > "$M/mesh0/rate"
+echo "node=$HN event=15 occupid=1 rate=7000" > "$M/mesh0/rate"
 wr $((HNF + 0x2000)) $((0x01 | 0x0f << 8 | 2 << 32))
-wr $((XP + 0x2210)) $((1 | 1 << 4 | 0x20 << 32 | 0x21 << 40))
+wr $((XP + 0x2210)) $((1 | 1 << 4 | INSEL << 32 | (INSEL + 1) << 40))
 wr $((XP + 0x2220)) 0
-o0=$(truth 0x24 0x0f 2)
+o0=$(truth "$HN" 0x0f 2)
 echo 1000 > "$M/step"
-o1=$(truth 0x24 0x0f 2)
+o1=$(truth "$HN" 0x0f 2)
 check_eq occupancy_class $((($(rd $((XP + 0x2220))) >> 16) & 0xffff)) $((o1 - o0))
 check_eq occupancy_rate $((o1 - o0)) 2500
 
 # counters 0 and 1 combined into 32 bits, carrying into global B
-wr $((XP + 0x2210)) $((1 | 2 | 1 << 5 | 1 << 20 | 0x20 << 32))
+wr $((XP + 0x2210)) $((1 | 2 | 1 << 5 | 1 << 20 | INSEL << 32))
 wr $((XP + 0x2220)) 0
 wr $((DTC + 0x2000)) 0
 wr $((HNF + 0x2000)) 0x01
-t0=$(truth 0x24 0x01 -)
+t0=$(truth "$HN" 0x01 -)
 echo 13000000000 > "$M/step"
-t1=$(truth 0x24 0x01 -)
+t1=$(truth "$HN" 0x01 -)
 v=$(rd $((XP + 0x2220)))
 gb=$((($(rd $((DTC + 0x2000))) >> 32) & 0xffffffff))
 check_eq combined_01 "$gb $((v & 0xffffffff))" "1 $((t1 - t0 - 4294967296))"
 
 # snapshot: live counters copied at the next step point, pmssr set
-wr $((XP + 0x2210)) $((1 | 0x20 << 32))
+wr $((XP + 0x2210)) $((1 | INSEL << 32))
 before=$(rd $((XP + 0x2220)))
 cyc=$(rd $((DTC + 0x2040)))
 wr $((DTC + 0x2130)) 1
@@ -123,12 +192,14 @@ echo 0 > "$M/step"
 check_eq pmovsr_w1c "$(rd $((DTC + 0x2118))) $(rd $((DTC + 0x2120)))" "0 0"
 
 # with ovfl_intr_en the model raises the DTC's SPI (no driver handles it,
-# so it gives up after ~200 ms and says so)
+# so it gives up after ~200 ms and says so; announced, so that the host
+# does not take this one warning for a driver that failed to clear)
 wr $((DTC + 0x2100)) $((1 | 1 << 6))
 wr $((DTC + 0x2040)) $(((1 << 40) - 10))
 dmesg -c > /dev/null
+expect_kmsg "dtc0: overflow 0x100 not cleared within"
 echo 20 > "$M/step"
-check_eq irq_raised "$(cat "$M/mesh0/irqs")" "dtc0 1"
+check_eq irq_raised "$(model_irqs 0 0) $(model_irqs 0)" "1 1"
 if dmesg | grep -q "dtc0: overflow 0x100 not cleared"; then
 	pass irq_timeout_logged
 else
@@ -138,13 +209,13 @@ wr $((DTC + 0x2120)) 0x1ff
 
 # a huge step with everything disabled: arithmetic, not loops
 wr $((DTC + 0xa00)) 0
-echo "node=0x8 event=0x1f rate=1000" > "$M/mesh0/rate"
-echo "node=0x8 event=0x1e rate=3" > "$M/mesh0/rate"
+echo "node=$HN event=0x1f rate=1000" > "$M/mesh0/rate"
+echo "node=$HN event=0x1e rate=3" > "$M/mesh0/rate"
 s0=$(date +%s)
 echo 0x8000000000000000 > "$M/step"
 s1=$(date +%s)
 check_range huge_step_seconds $((s1 - s0)) 0 5
-check_eq huge_step_truth "$(truth 0x8 0x1f -) $(truth 0x8 0x1e -)" \
+check_eq huge_step_truth "$(truth "$HN" 0x1f -) $(truth "$HN" 0x1e -)" \
 	"9223372036854775808 27670116110564327"
 if echo 0x8000000000000001 > "$M/step" 2> /dev/null; then
 	fail step_limit "accepted more than 2^63"
@@ -158,11 +229,11 @@ check_eq clock_free "$(cat "$M/clock")" "free stream"
 cs() { tr -d . < /proc/uptime | cut -d' ' -f1; }	# centiseconds
 u0=$(cs)
 c0=$(cat "$M/mesh0/cycles")
-m0=$(truth 0x24 0x0d -)
+m0=$(truth "$HN" 0x0d -)
 sleep 1
 c1=$(cat "$M/mesh0/cycles")
 u1=$(cs)
-m1=$(truth 0x24 0x0d -)
+m1=$(truth "$HN" 0x0d -)
 echo manual > "$M/clock"
 check_eq clock_manual "$(cat "$M/clock")" manual
 # model cycles against wall time at 2000 MHz (2e7 cycles per centisecond);
@@ -172,7 +243,8 @@ check_range free_mc_reqs $((m1 - m0)) 1 999999999999
 c2=$(cat "$M/mesh0/cycles")
 sleep 0.2
 check_eq manual_stopped "$(cat "$M/mesh0/cycles")" "$c2"
-check_range stream_rates "$(wc -l < "$M/mesh0/rate")" 60 200
+# the stream profile gives every HN-F a dozen or more non-zero rates
+check_range stream_rates "$(wc -l < "$M/mesh0/rate")" $((10 * hnfs)) $((50 * hnfs))
 
 # a bad file is refused with its line number; the model keeps its meshes
 dmesg -c > /dev/null
@@ -186,7 +258,7 @@ check_eq load_error_kept "$(cat "$M/mesh0/cycles")" "$c2"
 
 # reload rebuilds from scratch
 model_reload
-check_eq reload_truth "$(truth 0x24 0x01 -) $(cat "$M/mesh0/cycles")" "0 0"
+check_eq reload_truth "$(truth "$HN" 0x01 -) $(cat "$M/mesh0/cycles")" "0 0"
 check_eq reload_regs "$(rd $((XP + 0x2210))) $(rd $((DTC + 0xa00)))" "0 0"
 
 check rmmod model_unload

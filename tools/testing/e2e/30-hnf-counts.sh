@@ -2,92 +2,107 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 600
+# results: 2 + sum(1 + m.aliases + 3 * m.hnfs + 3 + min(3, 4 // max(1, m.hnf_xp_max)) + min(4, m.hnfs) + 1 + m.armcmn_misplaced + (1 if m.armcmn_misplaced else 0) + m.dtc_hnfs for m in mesh)
 #
-# arm_cmn_hnf counts exactly what the model produced:
-#   alias/<name>            every alias of arm_cmn_hnf_0, aggregated over all
+# arm_cmn_hnf counts exactly what the model produced, on every mesh of the
+# file (result names of mesh i > 0 start with mesh<i>/; each mesh's PMU is
+# arm_cmn_hnf_<ACPI _UID or DT address rank>). Encodings, scales and units
+# come from the tests' alias list, never from sysfs:
+#   registered              the mesh's PMU exists
+#   alias/<name>            every alias of the list, aggregated over all
 #                           HN-Fs, one step with 16-bit local wraps (mc_bytes
 #                           with its .scale, dtc_cycles == cycles stepped)
 #   bynodeid/<name>@<id>    bynodeid=1 on every HN-F
 #   wrap/... wrap_node/...  ~1.5 * 2^47 events in one step (beyond 2^32 and
 #                           beyond one 32-bit global counter wrap)
-#   group/...               a group {a,b,c} (as many as one XP can count)
-#   mc_bytes_unit           the scaled event reports its unit
+#   group/...               a group {a,b,c} (as many as the busiest XP can
+#                           count at once)
+#   group_bynodeid/...      a group of bynodeid events, one per HN-F (<= 4)
+#   mc_bytes_unit           perf prints the list's unit for mc_bytes
 #   twin_2x2_nodeid/...     the nodes upstream arm-cmn misplaces (see
 #                           20-armcmn-crosscheck.sh), counted exactly
 #   twin_multidtc_bynodeid  bynodeid on an HN-F on a DTC n>0 XP, exactly
+# Every count must be exact and unscaled: a multiplexed count fails.
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
 N=200000
-P=arm_cmn_hnf_0
 
 check model_load model_load || finish
 check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
-if lc_pmu_wait $P; then
-	pass registered
-else
-	fail registered "no $P after modprobe: $(dmesg | grep -i cmn | tail -n 2)"
-	finish
-fi
 
-lc_set_rates 0
-hnfs=$(lc_hnfs 0)
-note "HN-Fs:" $hnfs
+m=0
+while [ $m -lt "$(mesh_count)" ]; do
+	P=$(lc_pmu $m)
+	pre=
+	[ $m -eq 0 ] || pre=mesh$m/
+	if lc_pmu_wait "$P"; then
+		pass "${pre}registered"
+	else
+		fail "${pre}registered" "no $P after modprobe: $(dmesg | grep -i cmn | tail -n 2)"
+		m=$((m + 1))
+		continue
+	fi
 
-lc_all_aliases alias $P 0 $N
+	lc_set_rates $m
+	hnfs=$(lc_hnfs $m)
+	note "mesh $m ($P): HN-Fs:" $hnfs
 
-lc_per_node bynodeid $P 0 $N slc_miss
-lc_per_node bynodeid $P 0 $N pocq_occupancy_write
-lc_per_node bynodeid $P 0 $N mc_bytes
+	lc_all_aliases "${pre}alias" "$P" $m $N
 
-lc_wrap_check wrap $P 0 slc_miss 1
-set -- $hnfs
-lc_wrap_check wrap_node $P 0 slc_miss 1 "$1"
-lc_wrap_check wrap_node $P 0 pocq_occupancy_read 15 "$1"
+	lc_per_node "${pre}bynodeid" "$P" $m $N slc_miss
+	lc_per_node "${pre}bynodeid" "$P" $m $N pocq_occupancy_write
+	lc_per_node "${pre}bynodeid" "$P" $m $N mc_bytes
 
-# a group of up to three events, as many as the busiest XP can take
-per=$(lc_hnfs_per_xp_max 0)
-k=$((4 / per))
-[ $k -le 3 ] || k=3
-g="$P/slc_miss/|slc_miss|* $P/sf_hit/|sf_hit|* $P/mc_reqs/|mc_reqs|*"
-# shellcheck disable=SC2086
-set -- $g
-items=
-i=0
-for it in "$@"; do
-	[ $i -lt $k ] || break
-	items="$items $it"
-	i=$((i + 1))
-done
-# shellcheck disable=SC2086
-LC_GROUP=1 lc_batch_check group $P 0 $N $items
-# a group of bynodeid events, one per HN-F (at most 4)
-items=
-i=0
-for n in $hnfs; do
-	[ $i -lt 4 ] || break
-	items="$items $P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
-	i=$((i + 1))
-done
-# shellcheck disable=SC2086
-LC_GROUP=1 lc_batch_check group_bynodeid $P 0 $N $items
+	lc_wrap_check "${pre}wrap" "$P" $m slc_miss 1
+	# shellcheck disable=SC2086 # word splitting wanted
+	set -- $hnfs
+	lc_wrap_check "${pre}wrap_node" "$P" $m slc_miss 1 "$1"
+	lc_wrap_check "${pre}wrap_node" "$P" $m pocq_occupancy_read 15 "$1"
 
-# mc_bytes: scaled (checked above) and its unit is shown
-lc_perf_step "$LC_TMP/u.csv" 1000 "$P/mc_bytes/"
-unit=$(lc_counts "$LC_TMP/u.csv" | head -n 1 | cut -d' ' -f2)
-check_eq mc_bytes_unit "$unit" "$(cat "$LC_PMUS/$P/events/mc_bytes.unit")"
+	# a group of up to three events, as many as the busiest XP can take
+	per=$(lc_hnfs_per_xp_max $m)
+	[ "$per" -ge 1 ] || per=1
+	k=$((4 / per))
+	[ $k -le 3 ] || k=3
+	items=
+	i=0
+	for al in slc_miss sf_hit mc_reqs; do
+		[ $i -lt $k ] || break
+		items="$items $P/$al/|$al|*"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	LC_GROUP=1 lc_batch_check "${pre}group" "$P" $m $N $items
+	# a group of bynodeid events, one per HN-F (at most 4)
+	items=
+	i=0
+	for n in $hnfs; do
+		[ $i -lt 4 ] || break
+		items="$items $P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	LC_GROUP=1 lc_batch_check "${pre}group_bynodeid" "$P" $m $N $items
 
-# the cases upstream arm-cmn gets wrong, counted exactly here
-# (arm-cmn is not loaded here: its formula, fls((x - 1) | (y - 1)))
-twins=$(lc_armcmn_misplaced 0 | tr '\n' ' ')
-for n in $twins; do
-	lc_batch_check twin_2x2_nodeid $P 0 $N "$P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
-done
-if [ -n "$twins" ]; then
-	lc_batch_check twin_2x2_nodeid $P 0 $N "$P/slc_miss/|slc_miss|*"
-fi
-for n in $(lc_on_dtc_xp 0); do
-	lc_batch_check twin_multidtc_bynodeid $P 0 $N "$P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
+	# mc_bytes: scaled (checked above) and perf shows the list's unit
+	lc_perf_step "$LC_TMP/u.csv" 1000 "$P/mc_bytes/"
+	unit=$(lc_counts "$LC_TMP/u.csv" | head -n 1 | cut -d' ' -f2)
+	check_eq "${pre}mc_bytes_unit" "$unit" "$(lc_list hnf $m | awk '$1 == "mc_bytes" { print $5 }')"
+
+	# the cases upstream arm-cmn gets wrong, counted exactly here
+	# (arm-cmn is not loaded here: its formula, fls((x - 1) | (y - 1)))
+	twins=$(lc_armcmn_misplaced $m | tr '\n' ' ')
+	for n in $twins; do
+		lc_batch_check "${pre}twin_2x2_nodeid" "$P" $m $N "$P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
+	done
+	if [ -n "$twins" ]; then
+		lc_batch_check "${pre}twin_2x2_nodeid" "$P" $m $N "$P/slc_miss/|slc_miss|*"
+	fi
+	for n in $(lc_on_dtc_xp $m); do
+		lc_batch_check "${pre}twin_multidtc_bynodeid" "$P" $m $N "$P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
+	done
+	m=$((m + 1))
 done
 
 rmmod arm_cmn_hnf 2>/dev/null

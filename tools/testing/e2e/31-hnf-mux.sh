@@ -3,11 +3,12 @@
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc two-mesh
 # subset-fw: dt
 # timeout: 360
+# results: 3 + sum(3 + 6 * min(8, 4 // max(1, m.hnf_xp_max)) for m in mesh)
 #
 # Multiplexing accuracy, independent of host load. Three times more
 # aggregated events than the busiest XP can count at once, each a
 # different HN-F event, with the model running free at constant rates and
-# perf rotating them; per mesh of the file (PMU arm_cmn_hnf_<m>):
+# perf rotating them; per mesh <m> of the file (its PMU, lc_pmu):
 #   mux<m>_control          one event, never rotated: raw count == what
 #                           the hardware counted of its source, and its
 #                           window estimate within 1% of the reference
@@ -92,8 +93,9 @@ within1() {
 }
 
 run_mesh() {
-	local m=$1 pmu=arm_cmn_hnf_$1 per cap want evs='' ids='' e i got ena run dg de dr k ref est
+	local m=$1 pmu per cap want evs='' ids='' e i got ena run dg de dr k ref est
 	local rotated=0 ms secs off=-1
+	pmu=$(lc_pmu "$m")
 	lc_pmu_wait "$pmu" || { fail "mux${m}_control" "no $pmu"; return 1; }
 	lc_set_rates "$m"
 	per=$(lc_hnfs_per_xp_max "$m")

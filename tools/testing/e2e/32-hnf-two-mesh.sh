@@ -1,12 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: two-mesh
+# results: 4 + 3 * nmesh
 #
-# Two meshes, two PMU instances (arm_cmn_hnf_0 = mesh 0, arm_cmn_hnf_1 =
-# mesh 1: DT instance = index in address order = mesh order; ACPI instance =
-# _UID = mesh index). perf merges arm_cmn_hnf/slc_miss/ over both: the count
-# must be the sum of both meshes' truth; --no-merge shows each instance with
-# its own mesh's truth.
+# Several meshes, one PMU instance each (arm_cmn_hnf_<n>: ACPI _UID, DT
+# index in address order; lib-counts.sh lc_pmu). perf merges
+# arm_cmn_hnf/slc_miss/ over all instances: the count must be the sum of
+# every mesh's truth; --no-merge shows each instance with its own mesh's
+# truth. (On a one-mesh file the same holds with one instance.)
+#   meshes              the model built every mesh of the file
+#   registered_<i>      mesh i's PMU exists
+#   mesh<i>/slc_miss    each instance alone, exact against its own mesh
+#   merged              the merged count is the sum of all meshes' truth
+#   no_merge_<i>        --no-merge: mesh i's line equals its truth
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
@@ -14,25 +20,33 @@ N=200000
 
 check model_load model_load || finish
 check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
-check two_meshes [ "$(lc_nmeshes)" -eq 2 ]
-for i in 0 1; do
-	if lc_pmu_wait arm_cmn_hnf_$i; then
+nm=$(mesh_count)
+check_eq meshes "$(lc_nmeshes)" "$nm"
+i=0
+while [ $i -lt "$nm" ]; do
+	if lc_pmu_wait "$(lc_pmu $i)"; then
 		pass "registered_$i"
 	else
-		fail "registered_$i" "no arm_cmn_hnf_$i"
-		finish
+		fail "registered_$i" "no $(lc_pmu $i) (PMUs: $(pmus arm_cmn_hnf | tr '\n' ' '))"
 	fi
 	lc_set_rates $i $((i + 1))
+	i=$((i + 1))
 done
 
 # each instance alone, exact against its own mesh
-for i in 0 1; do
-	lc_batch_check "mesh$i" arm_cmn_hnf_$i $i $N "arm_cmn_hnf_$i/slc_miss/|slc_miss|*"
+i=0
+while [ $i -lt "$nm" ]; do
+	p=$(lc_pmu $i)
+	lc_batch_check "mesh$i" "$p" $i $N "$p/slc_miss/|slc_miss|*"
+	i=$((i + 1))
 done
 
-snap() { lc_snap 0 "$LC_TMP/a$1"; lc_snap 1 "$LC_TMP/b$1"; }
-delta() { # EVENTID MESH(a|b)
-	echo $(( $(cmn-perf truth -f "$LC_TMP/${2}1" "$1" all) - $(cmn-perf truth -f "$LC_TMP/${2}0" "$1" all) ))
+snap() { # 0|1: truth of every mesh
+	local j=0
+	while [ $j -lt "$nm" ]; do lc_snap $j "$LC_TMP/s$j.$1"; j=$((j + 1)); done
+}
+delta() { # MESH: slc_miss truth delta between the two snaps
+	echo $(( $(cmn-perf truth -f "$LC_TMP/s$1.1" 1 all) - $(cmn-perf truth -f "$LC_TMP/s$1.0" 1 all) ))
 }
 
 # merged
@@ -41,12 +55,19 @@ perf stat -x, -a -o "$LC_TMP/merged.csv" -e arm_cmn_hnf/slc_miss/ -- \
 	sh -c "echo $N > $LC_M/step" > "$LC_TMP/merged.out" 2>&1
 snap 1
 got=$(lc_count1 "$LC_TMP/merged.csv")
-da=$(delta 1 a)
-db=$(delta 1 b)
-if [ "$da" -gt 0 ] && [ "$db" -gt 0 ] && [ "$got" = $((da + db)) ]; then
+want=0
+allpos=1
+i=0
+while [ $i -lt "$nm" ]; do
+	d=$(delta $i)
+	[ "$d" -gt 0 ] || allpos=0
+	want=$((want + d))
+	i=$((i + 1))
+done
+if [ $allpos = 1 ] && [ "$got" = "$want" ]; then
 	pass merged
 else
-	fail merged "count '$got', truth $da + $db = $((da + db)); $(grep -v '^#' "$LC_TMP/merged.csv" | head -n 3)"
+	fail merged "count '$got', truth of all meshes $want; $(grep -v '^#' "$LC_TMP/merged.csv" | head -n 3)"
 fi
 
 # --no-merge: one line per instance
@@ -54,21 +75,21 @@ snap 0
 perf stat -x, -a --no-merge -o "$LC_TMP/nomerge.csv" -e arm_cmn_hnf/slc_miss/ -- \
 	sh -c "echo $N > $LC_M/step" > "$LC_TMP/nomerge.out" 2>&1
 snap 1
-da=$(delta 1 a)
-db=$(delta 1 b)
-for i in 0 1; do
+i=0
+while [ $i -lt "$nm" ]; do
 	# count,unit,event: perf 7.x prefixes --no-merge lines with the CPU
 	# ("CPU0,count,,event,..."), 5.10 and 6.1 do not
-	got=$(awk -F, -v pmu="arm_cmn_hnf_$i/" '!/^#/ {
+	got=$(awk -F, -v pmu="$(lc_pmu $i)/" '!/^#/ {
 		for (f = 3; f <= NF; f++)
 			if (index($f, pmu) == 1) { print $(f - 2); break }
 	}' "$LC_TMP/nomerge.csv")
-	[ $i = 0 ] && want=$da || want=$db
+	want=$(delta $i)
 	if [ -n "$got" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
 		pass "no_merge_$i"
 	else
-		fail "no_merge_$i" "arm_cmn_hnf_$i counted '$got', mesh $i truth $want; $(grep -v '^#' "$LC_TMP/nomerge.csv" | tr '\n' ' ')"
+		fail "no_merge_$i" "$(lc_pmu $i) counted '$got', mesh $i truth $want; $(grep -v '^#' "$LC_TMP/nomerge.csv" | tr '\n' ' ')"
 	fi
+	i=$((i + 1))
 done
 rmmod arm_cmn_hnf 2>/dev/null
 finish

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
+# results: 5
 #
 # Module lifetime:
 #   modprobe_by_alias   modprobe of the platform device's modalias loads
@@ -14,7 +15,7 @@
 . /e2e/lib-counts.sh
 
 N=200000
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
 
 check model_load model_load || finish
 

@@ -3,19 +3,27 @@
 # meshes: default
 # subset-fw: dt
 # timeout: 300
+# results: 21
 #
 # Broken firmware / configuration space (the model's fault= parameter; the
 # model is reloaded with each fault in turn, the driver probed each time):
 #   <fault>/probe_refused   child_loop, child_count, child_oob, root_not_cfg,
 #                           no_dtc: no PMU registered
 #   <fault>/one_error_line  exactly one error-level line from arm-cmn-hnf
-#                           (printed as a note)
+#                           per mesh of the file (the model breaks every
+#                           image), each naming another device (printed
+#                           as a note)
 #   unknown_type/...        an unknown node type is skipped: the PMU
 #                           registers and counts exactly
-#   nodeid_mismatch/...     the HN-F whose node id does not match its XP is
-#                           counted exactly (bynodeid and aggregated);
-#                           armcmn_bug_nodeid_mismatch shows that upstream
-#                           arm-cmn (XP derived from the node id) does not
+#   nodeid_mismatch/...     corrupted firmware: the HN-F whose node id does
+#                           not match the XP it hangs off is counted exactly
+#                           (bynodeid and aggregated: the driver records the
+#                           parent XP during discovery);
+#                           corrupt_fw_nodeid_mismatch/armcmn: upstream
+#                           arm-cmn derives the XP from the node id and
+#                           programs the DTM of the XP the id names, where
+#                           nothing feeds that port/device slot: it must
+#                           count 0 (lc_armcmn_pred_zero)
 #   garbage_counters/...    counters that start with garbage: no crash, and
 #                           the counts are still exact (armcmn/garbage_counters:
 #                           the stock driver on the same image, as evidence)
@@ -24,7 +32,8 @@
 . /e2e/lib-counts.sh
 
 N=200000
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
+C=$(lc_cmn_pmu 0)
 
 up() { # FAULT: model with that fault, driver probed; dmesg of the probe kept
 	lc_model_up "$1" || { fail "$1/model_load" "model_load fault=$1 failed"; return 1; }
@@ -46,16 +55,18 @@ for f in child_loop child_count child_oob root_not_cfg no_dtc; do
 	n=0
 	[ -z "$errs" ] || n=$(echo "$errs" | wc -l)
 	note "$f: $(echo "$errs" | tr '\n' '|')"
-	if [ "$n" -eq 1 ]; then
+	# one line per device: "arm-cmn-hnf <device>: ..."
+	ndev=$(echo "$errs" | sed -n 's/.*arm-cmn-hnf \([^ ]*\): .*/\1/p' | sort -u | wc -l)
+	if [ "$n" -eq "$(mesh_count)" ] && [ "$ndev" -eq "$n" ]; then
 		pass "$f/one_error_line"
 	else
-		fail "$f/one_error_line" "$n error lines: $(echo "$errs" | tr '\n' '|')"
+		fail "$f/one_error_line" "$n error lines ($ndev devices) for $(mesh_count) mesh(es): $(echo "$errs" | tr '\n' '|')"
 	fi
 done
 
 # unknown node type: skipped, the rest works
 if up unknown_type; then
-	if lc_pmu_wait $P; then
+	if lc_pmu_wait "$P"; then
 		pass unknown_type/probe_ok
 		lc_set_rates 0
 		lc_batch_check unknown_type $P 0 $N "$P/slc_miss/|slc_miss|*"
@@ -66,7 +77,7 @@ fi
 
 # nodeid_mismatch: the model falsifies the node id of the lowest-lid HN-F
 # (X moved to the next column; Y on an Nx1... see image.c)
-if up nodeid_mismatch && lc_pmu_wait $P; then
+if up nodeid_mismatch && lc_pmu_wait "$P"; then
 	pass nodeid_mismatch/probe_ok
 	lc_set_rates 0
 	xd=$(lc_info 0 x)
@@ -87,11 +98,12 @@ if up nodeid_mismatch && lc_pmu_wait $P; then
 	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss/|slc_miss|*"
 	rmmod arm_cmn_hnf
 	modprobe arm-cmn
-	if lc_pmu_wait arm_cmn_0; then
-		LC_EXPECT=ne lc_batch_check armcmn_bug_nodeid_mismatch arm_cmn_0 0 $N \
-			"arm_cmn_0/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
+	if lc_pmu_wait "$C"; then
+		LC_PREDICT=lc_armcmn_pred_zero LC_NAME=corrupt_fw_nodeid_mismatch/armcmn \
+			lc_batch_check - "$C" 0 $N \
+			"$C/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
 	else
-		fail armcmn_bug_nodeid_mismatch "stock arm-cmn did not register on this image"
+		fail corrupt_fw_nodeid_mismatch/armcmn "stock arm-cmn did not register on this image"
 	fi
 	rmmod arm_cmn 2>/dev/null
 else
@@ -99,16 +111,16 @@ else
 fi
 
 # garbage in the counters at reset
-if up garbage_counters && lc_pmu_wait $P; then
+if up garbage_counters && lc_pmu_wait "$P"; then
 	pass garbage_counters/probe_ok
 	lc_set_rates 0
 	lc_batch_check garbage_counters $P 0 $N "$P/slc_miss/|slc_miss|*" "$P/dtc_cycles/|dtc_cycles|*"
 	# evidence that exact counts are possible on this image: stock arm-cmn
 	rmmod arm_cmn_hnf
 	modprobe arm-cmn
-	if lc_pmu_wait arm_cmn_0; then
-		lc_batch_check armcmn/garbage_counters arm_cmn_0 0 $N \
-			"arm_cmn_0/hnf_cache_miss/|hnf_cache_miss|*" "arm_cmn_0/dtc_cycles/|dtc_cycles|*"
+	if lc_pmu_wait "$C"; then
+		lc_batch_check armcmn/garbage_counters "$C" 0 $N \
+			"$C/hnf_cache_miss/|hnf_cache_miss|*" "$C/dtc_cycles/|dtc_cycles|*"
 	else
 		fail armcmn/garbage_counters "stock arm-cmn did not register"
 	fi

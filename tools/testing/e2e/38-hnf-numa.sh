@@ -3,20 +3,35 @@
 # meshes: numa1
 # numa: 2
 # timeout: 240
+# results: 8 + min(2, 4 // max(1, hnf_xp_max))
+# skip: * if mesh[0].numa < 0
+# skip: firmware_node if fw == "acpi"
 #
 # NUMA locality: the guest has two nodes (CPU 0 in node 0, CPU 1 in node 1)
 # and the firmware puts the mesh in node 1 (DT numa-node-id, ACPI _PXM).
 #   firmware_node       the platform device's numa_node is the mesh's numa=
+#                       (DT; ACPI sets the node after device_add(), so sysfs
+#                       has no numa_node there: SKIP, cpumask_local checks
+#                       the driver's view)
 #   cpumask_local       the PMU's cpumask is a CPU of that node, as listed by
 #                       /sys/devices/system/node/node<n>/cpulist
 #   cpumask_moved       offlining that CPU moves the cpumask to an online CPU
-#   after_offline/...   counting there equals the model's truth
+#   after_offline/...   counting there equals the model's truth (as many
+#                       aggregated events as fit at once, at most two)
 #   after_online/...    the CPU back online, counting still equals the truth
+# A mesh file without numa= on mesh 0 skips every case.
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
 N=200000
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
+per=$(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next }
+	m == 1 && $1 == "node" && $2 == "hn-f" { print $3, $4 }' "$CMN_MESH" |
+	sort | uniq -c | awk 'BEGIN { m = 1 } $1 > m { m = $1 } END { print m }')
+k=$((4 / per))
+[ $k -le 2 ] || k=2
+AFTER="$P/slc_miss/|slc_miss|*"
+[ $k -lt 2 ] || AFTER="$AFTER $P/mc_reqs/|mc_reqs|*"
 
 # in_cpulist CPU LIST: CPU is in a sysfs cpulist such as "1", "1-3,5"
 in_cpulist() {
@@ -31,7 +46,11 @@ in_cpulist() {
 
 node=$(mesh_opt 0 numa)
 if ! is_uint "$node"; then
-	fail mesh_numa "the mesh has no numa=<node> (got '$node'): wrong mesh"
+	for c in model_load modprobe_arm_cmn_hnf registered firmware_node cpumask_local \
+		local/slc_miss cpumask_moved after_offline/slc_miss after_online/slc_miss; do
+		skip "$c" "mesh 0 has no numa=<node>"
+	done
+	[ $k -lt 2 ] || skip after_offline/mc_reqs "mesh 0 has no numa=<node>"
 	finish
 fi
 if [ ! -r /sys/devices/system/node/node$node/cpulist ]; then
@@ -47,7 +66,12 @@ fi
 
 check model_load model_load || finish
 check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
-lc_pmu_wait $P || { fail registered "no $P"; finish; }
+if lc_pmu_wait "$P"; then
+	pass registered
+else
+	fail registered "no $P"
+	finish
+fi
 lc_set_rates 0
 
 # the device the driver bound: what node did the firmware give it? The
@@ -67,12 +91,12 @@ elif [ -r "$dev/numa_node" ]; then
 	note "device $(basename "$dev"): numa_node $(cat "$dev/numa_node")"
 	check_eq firmware_node "$(cat "$dev/numa_node")" "$node"
 elif [ "${CMN_FW:-}" = acpi ]; then
-	note "device $(basename "$dev"): no numa_node attribute (ACPI), not checked"
+	skip firmware_node "ACPI: $(basename "$dev") has no numa_node attribute in sysfs"
 else
 	fail firmware_node "device $(basename "$dev") has no numa_node: firmware gave no node"
 fi
 
-cpu=$(lc_pmu_cpu $P)
+cpu=$(lc_pmu_cpu "$P")
 note "PMU cpumask: '$(cat "$LC_PMUS/$P/cpumask")'"
 if is_uint "$cpu" && in_cpulist "$cpu" "$nodecpus"; then
 	pass cpumask_local
@@ -86,15 +110,16 @@ if ! is_uint "$cpu" || [ ! -w /sys/devices/system/cpu/cpu$cpu/online ]; then
 	finish
 fi
 echo 0 > /sys/devices/system/cpu/cpu$cpu/online
-newcpu=$(lc_pmu_cpu $P)
+newcpu=$(lc_pmu_cpu "$P")
 note "PMU cpumask after offlining cpu$cpu: '$newcpu'"
-if is_uint "$newcpu" && [ "$newcpu" != "$cpu" ] &&
-   [ "$(cat /sys/devices/system/cpu/cpu$newcpu/online 2>/dev/null || echo 1)" = 1 ]; then
+if is_uint "$newcpu" && [ "$newcpu" != "$cpu" ] && lc_cpu_online "$newcpu" &&
+   ! lc_cpu_online "$cpu"; then
 	pass cpumask_moved
 else
 	fail cpumask_moved "cpumask '$newcpu' after cpu$cpu went offline"
 fi
-lc_batch_check after_offline $P 0 $N "$P/slc_miss/|slc_miss|*" "$P/mc_reqs/|mc_reqs|*"
+# shellcheck disable=SC2086 # word splitting wanted
+lc_batch_check after_offline "$P" 0 $N $AFTER
 
 echo 1 > /sys/devices/system/cpu/cpu$cpu/online
 note "PMU cpumask after onlining cpu$cpu: '$(cat "$LC_PMUS/$P/cpumask")'"

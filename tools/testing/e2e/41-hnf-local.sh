@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 400
+# results: 16 + 3 * hnfs
 #
 # Per-HN-F counting in DTM-local counters, and the driver's own rules
 # (Documentation/internals.rst, "Where an event counts"):
@@ -33,7 +34,7 @@
 . /e2e/lib-counts.sh
 
 N=200000
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
 POLL_MS=100
 
 check model_load model_load || finish

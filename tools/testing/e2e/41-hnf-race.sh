@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc
 # timeout: 240
+# results: 9
 #
 # Race mode (Documentation/cmn600-model.rst, "Race mode"): the model's race
 # threads move the counters continuously from every CPU while the driver
@@ -25,7 +26,7 @@
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
 SECS=${RACE_SECS:-6}
 
 check model_load model_load || finish

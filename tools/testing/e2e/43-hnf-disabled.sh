@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 300
+# results: 12 + 3 * min(8, 4 // max(1, hnf_xp_max))
 #
 # Disabled means disabled: with the model's clock manual, events happen
 # only in steps, so each step is counted by exactly the events enabled
@@ -30,7 +31,7 @@
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
 
 check model_load model_load || finish
 if ! { modprobe arm_cmn_hnf && lc_pmu_wait $P; }; then

@@ -13,7 +13,9 @@
 #   lc_step N                         advance the model by N cycles
 #   lc_set_rates MESH                 distinct rate per HN-F, event, class
 #   lc_alias PMU NAME                 "eventid occupid type" of an alias
-#   lc_aliases PMU                    the HN-F aliases (+ dtc_cycles)
+#                                     (from the alias list, never sysfs)
+#   lc_aliases PMU [MESH]             the list's aliases of PMU on MESH
+#   lc_pmu MESH / lc_cmn_pmu MESH     PMU names of a mesh
 #   lc_perf_step OUT N EV...          perf stat -x, -a -o OUT -e EV...
 #                                     around "echo N > step"
 #   lc_counts OUT                     "count unit pct" per event line
@@ -23,6 +25,7 @@
 
 LC_M=/sys/kernel/debug/cmn600_model
 LC_PMUS=/sys/bus/event_source/devices
+LC_LIST=${LC_LIST:-/e2e/hnf-aliases.list}
 LC_TMP=${LC_TMP:-/tmp/lc}
 LC_FAILS=0
 mkdir -p "$LC_TMP"
@@ -86,36 +89,93 @@ lc_set_rates() {
 	done
 }
 
-# lc_alias PMU NAME -> "eventid occupid type" (occupid "-" when absent,
-# type "-" when absent), all decimal.
-lc_alias() {
-	local __f __ev __oc __ty __kv
-	__f="$LC_PMUS/$1/events/$2"
-	[ -r "$__f" ] || return 1
-	__ev=- __oc=- __ty=-
-	for __kv in $(tr ',' ' ' < "$__f"); do
-		case $__kv in
-		eventid=*) __ev=$((${__kv#eventid=})) ;;
-		occupid=*) __oc=$((${__kv#occupid=})) ;;
-		type=*) __ty=$((${__kv#type=})) ;;
-		esac
-	done
-	echo "$__ev $__oc $__ty"
+# ---- the tests' own alias list (/e2e/hnf-aliases.list) ---------------------
+# Encodings, scales and units always come from this list (written from the
+# hardware facts), never from the driver's sysfs.
+
+# lc_kind PMU: "hnf" for arm_cmn_hnf*, "cmn" for the stock arm_cmn_*
+lc_kind() {
+	case $1 in arm_cmn_hnf*) echo hnf ;; *) echo cmn ;; esac
 }
 
-# lc_aliases PMU: the aliases that count HN-F events or DTC cycles
-# (arm_cmn: hnf_* and dtc_cycles; arm_cmn_hnf: everything).
-lc_aliases() {
-	local __f __a
-	for __f in "$LC_PMUS/$1/events"/*; do
-		__a=${__f##*/}
-		case $__a in *.scale|*.unit|*.desc) continue ;; esac
-		case $1 in
-		arm_cmn_hnf*) echo "$__a" ;;
-		*) case $__a in hnf_*|dtc_cycles) echo "$__a" ;; esac ;;
-		esac
-	done
+# lc_rev_num REV: r1p0 -> 0 ... r3p1 -> 6 (CMN-600 revisions)
+lc_rev_num() {
+	case $1 in
+	r1p0) echo 0 ;; r1p1) echo 1 ;; r1p2) echo 2 ;; r1p3) echo 3 ;;
+	r2p0) echo 4 ;; r3p0) echo 5 ;; r3p1) echo 6 ;; *) echo -1 ;;
+	esac
 }
+
+# lc_mesh_rev MESH: the mesh's revision in the resolved mesh file
+# (the format's default r1p2 when absent)
+lc_mesh_rev() {
+	local __r
+	__r=$(mesh_opt "$1" rev)
+	echo "${__r:-r1p2}"
+}
+
+# lc_list KIND [MESH]: "name event occupid scale unit" of every alias of the
+# list for KIND (hnf|cmn) that a mesh of MESH's revision has (default: 0)
+lc_list() {
+	awk -v kind="$1" -v rev="$(lc_rev_num "$(lc_mesh_rev "${2:-0}")")" '
+		BEGIN { split("r1p0 r1p1 r1p2 r1p3 r2p0 r3p0 r3p1", r, " ")
+			for (i = 1; i <= 7; i++) num[r[i]] = i - 1 }
+		/^[ \t]*(#|$)/ || NF != 7 { next }
+		$1 != kind && $1 != "both" { next }
+		$7 != "-" && rev < num[$7] { next }
+		{ print $2, $3, $4, $5, $6 }' "$LC_LIST"
+}
+
+# lc_alias PMU NAME -> "eventid occupid type" from the list (decimal;
+# occupid "-" when the alias has none; type 3 for the cycle counter, else
+# "-"). Fails for a name the list does not have.
+lc_alias() {
+	local __l
+	__l=$(awk -v kind="$(lc_kind "$1")" -v name="$2" '
+		/^[ \t]*(#|$)/ || NF != 7 { next }
+		($1 == kind || $1 == "both") && $2 == name { print $3, $4; exit }' "$LC_LIST")
+	[ -n "$__l" ] || return 1
+	# shellcheck disable=SC2086 # word splitting wanted
+	set -- $__l
+	if [ "$1" = cycles ]; then
+		echo "- - 3"
+	else
+		echo "$(($1)) $2 -"
+	fi
+}
+
+# lc_scale PMU NAME: the alias's .scale from the list (1 when none)
+lc_scale() {
+	awk -v kind="$(lc_kind "$1")" -v name="$2" '
+		/^[ \t]*(#|$)/ || NF != 7 { next }
+		($1 == kind || $1 == "both") && $2 == name {
+			print ($5 == "-" ? 1 : $5); exit
+		}' "$LC_LIST"
+}
+
+# lc_aliases PMU [MESH]: every alias the list gives PMU on MESH (default 0)
+lc_aliases() { lc_list "$(lc_kind "$1")" "${2:-0}" | cut -d' ' -f1; }
+
+# lc_pmu MESH: our PMU of mesh MESH (Documentation/arm_cmn_hnf.rst: ACPI
+# _UID, DT index in address order), from the resolved mesh file
+lc_pmu() {
+	local __i=0 __n=0 __b __mb
+	if [ "${CMN_FW:-dt}" = acpi ]; then
+		echo "arm_cmn_hnf_$(mesh_opt "$1" uid)"
+		return
+	fi
+	__mb=$(($(mesh_opt "$1" base)))
+	while [ $__i -lt "$(mesh_count)" ]; do
+		__b=$(($(mesh_opt $__i base)))
+		[ "$__b" -lt "$__mb" ] && __n=$((__n + 1))
+		__i=$((__i + 1))
+	done
+	echo "arm_cmn_hnf_$__n"
+}
+
+# lc_cmn_pmu MESH: the stock arm-cmn's PMU of mesh MESH (arm_cmn_<n>, n in
+# probe order, which is the order of the meshes in the firmware)
+lc_cmn_pmu() { echo "arm_cmn_$1"; }
 
 # lc_perf_late_enable: 0 if this perf enables system-wide counters only
 # after it has started the workload (perf 5.10: builtin-stat.c:879-880
@@ -233,9 +293,12 @@ lc_expect_count() {
 # events in one perf stat around one step of N cycles; each item is
 # "perf-event-spec|alias-name|nodeid-or-*" and its result line is named
 # PREFIX/<alias>[@<nodeid>]. Exact: count == truth delta (x .scale).
-# LC_GROUP=1: the events form one group (-e '{a,b,...}'). LC_EXPECT=ne:
-# a bug demonstration, PASS when the count differs from the truth (both are
-# printed as a note).
+# LC_GROUP=1: the events form one group (-e '{a,b,...}'). LC_NAME=<name>:
+# the result line's whole name (for a batch of one).
+# LC_PREDICT=<function>: a known bug of the stock arm-cmn; the count must
+# equal what the function predicts, called as
+#   <function> TRUTH-DELTA T0-SNAPSHOT T1-SNAPSHOT EVENTID OCCUPID NODE
+# (the lc_armcmn_pred_* functions below; both values are printed as a note).
 lc_batch_check() {
 	local __pre __pmu __m __n __out __c0 __c1 __specs __it __prc __i __rest __al __nd __nm
 	local __got __unit __pct __ev __oc __ty __want __a __b __sc
@@ -260,6 +323,8 @@ lc_batch_check() {
 		__nd=${__rest#*|}
 		__nm="$__pre/$__al"
 		[ "$__nd" = "*" ] || __nm="$__nm@$__nd"
+		# LC_NAME: the whole result name (single-item batches)
+		[ -z "${LC_NAME:-}" ] || __nm=$LC_NAME
 		if [ $__prc -ne 0 ]; then
 			lc_fail "$__nm" "perf stat rc=$__prc: $(tail -n 3 "$__out.stdout" "$__out" 2>/dev/null | tr '\n' ' ')"
 			continue
@@ -279,18 +344,24 @@ lc_batch_check() {
 			__b=$(lc_snap_sum "$LC_TMP/t1" "$__ev" "$__oc" "$__nd")
 			__want=$(lc_u64 sub "$__b" "$__a")
 		fi
-		__sc=1
-		[ -r "$LC_PMUS/$__pmu/events/$__al.scale" ] && __sc=$(cat "$LC_PMUS/$__pmu/events/$__al.scale")
+		if [ -z "$__ty" ]; then
+			lc_fail "$__nm" "$__al is not in the alias list for $__pmu"
+			continue
+		fi
+		__sc=$(lc_scale "$__pmu" "$__al")
 		__want=$(lc_u64 mul "$__want" "$__sc")
 		if [ "$__want" = 0 ]; then
 			lc_fail "$__nm" "truth delta is 0 (model produced no events): void"
-		elif [ "${LC_EXPECT:-eq}" = ne ]; then
-			# a bug demonstration: the count must differ from the truth
-			note "$__nm: counted $__got, truth $__want (difference $(lc_u64 sub "$__got" "$__want") mod 2^64)"
-			if [ "$__got" = "$__want" ]; then
-				lc_fail "$__nm" "counted exactly ($__got): the suspected bug did not show"
-			else
+		elif [ -n "${LC_PREDICT:-}" ]; then
+			# a known bug: the count must be the predicted wrong value
+			__a=$("$LC_PREDICT" "$__want" "$LC_TMP/t0" "$LC_TMP/t1" "$__ev" "$__oc" "$__nd")
+			note "$__nm: counted $__got, truth $__want, predicted by $LC_PREDICT: $__a"
+			if [ "$__got" = "$__a" ] && [ "$__a" != "$__want" ]; then
 				lc_pass "$__nm"
+			elif [ "$__a" = "$__want" ]; then
+				lc_fail "$__nm" "the prediction equals the truth ($__a): the case shows no bug"
+			else
+				lc_fail "$__nm" "count $__got, predicted $__a ($LC_PREDICT), truth $__want"
 			fi
 		elif [ "$__got" = "$__want" ]; then
 			lc_pass "$__nm"
@@ -313,7 +384,7 @@ lc_all_aliases() {
 	[ $__k -ge 1 ] || __k=1
 	__batch=''
 	__nb=0
-	for __al in $(lc_aliases "$__pmu"); do
+	for __al in $(lc_aliases "$__pmu" "$__m"); do
 		# shellcheck disable=SC2046 # word splitting wanted
 		set -- $(lc_alias "$__pmu" "$__al")
 		if [ "$1" = 15 ] || [ "$3" = 3 ]; then
@@ -351,6 +422,115 @@ lc_per_node() {
 	done
 	# shellcheck disable=SC2086
 	[ -z "$__batch" ] || lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" $__batch
+}
+
+# lc_pack [MAX]: stdin has one item per line, "XPKEY OCCKEY ITEM"; prints
+# the items in perf runs, one run per line, each run with at most MAX items
+# (default 8: a DTC's global counters), at most 4 items per XPKEY (the
+# XP's DTM counters) and no two items with the same OCCKEY unless it is "-"
+# (one occupancy filter per HN-F). Items keep their order within a run.
+lc_pack() {
+	awk -v max="${1:-8}" '
+		{ xp[NR] = $1; oc[NR] = $2; it[NR] = $3; n = NR }
+		END {
+			left = n
+			while (left > 0) {
+				delete used; delete occ; cnt = 0; line = ""
+				for (i = 1; i <= n; i++) {
+					if (done[i] || cnt >= max || used[xp[i]] >= 4) continue
+					if (oc[i] != "-" && (oc[i] in occ)) continue
+					used[xp[i]]++
+					if (oc[i] != "-") occ[oc[i]] = 1
+					cnt++; done[i] = 1; left--
+					line = line " " it[i]
+				}
+				print substr(line, 2)
+			}
+		}'
+}
+
+# lc_per_node_all PREFIX PMU MESH N: every event (one alias per encoding of
+# the list) and every occupancy class (one alias per class) with bynodeid=1
+# on every HN-F, exact; packed into as few perf runs as the counters allow.
+# Result lines PREFIX/<alias>@<nodeid>.
+lc_per_node_all() {
+	local __pre=$1 __pmu=$2 __m=$3 __n=$4 __run __nd __al __oc __ok
+	lc_list "$(lc_kind "$__pmu")" "$__m" | awk '
+		$2 == "cycles" { next }
+		$2 == "0x0f" { if (!(("c" $3) in seen)) { seen["c" $3] = 1; print $1, $3 } next }
+		!($2 in seen) { seen[$2] = 1; print $1, "-" }' > "$LC_TMP/pna.aliases"
+	for __nd in $(lc_hnfs "$__m"); do
+		while read -r __al __oc; do
+			if [ "$__oc" = - ]; then __ok=-; else __ok=$__nd; fi
+			echo "$((__nd >> 3)) $__ok $__pmu/$__al,bynodeid=1,nodeid=$__nd/|$__al|$__nd"
+		done < "$LC_TMP/pna.aliases"
+	done | lc_pack 8 > "$LC_TMP/pna.runs"
+	while read -r __run; do
+		# shellcheck disable=SC2086 # word splitting wanted
+		lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" $__run
+	done < "$LC_TMP/pna.runs"
+}
+
+# ---- the stock arm-cmn's known bugs: what it counts instead --------------
+# (shared reference 1.5, 2.6, 2.7; reused by 20-armcmn-crosscheck.sh and
+# 36-hnf-faults.sh)
+
+# lc_armcmn_pred_zero TRUTH ...: an HN-F that arm-cmn attributes to the
+# wrong XP (node id decoded with too few coordinate bits, or a node id that
+# does not match the XP it hangs off): arm-cmn programs the DTM of that
+# other XP to count port p, device d, slot k, where no device has event slot
+# k programmed, so it counts 0.
+lc_armcmn_pred_zero() { echo 0; }
+
+# lc_armcmn_pred_good TRUTH T0 T1 EVENTID OCCUPID '*': aggregated count on a
+# mesh where arm-cmn misplaces some HN-Fs: the truth of the other HN-Fs
+# (LC_ARMCMN_BAD: the misplaced node ids), each misplaced one adding 0.
+lc_armcmn_pred_good() {
+	local __s=0 __nd __a __b
+	for __nd in $(lc_hnfs "${LC_ARMCMN_MESH:-0}"); do
+		case " $LC_ARMCMN_BAD " in *" $__nd "*) continue ;; esac
+		__a=$(lc_snap_sum "$2" "$4" "$5" "$__nd")
+		__b=$(lc_snap_sum "$3" "$4" "$5" "$__nd")
+		__s=$(lc_u64 add "$__s" "$(lc_u64 sub "$__b" "$__a")")
+	done
+	echo "$__s"
+}
+
+# lc_armcmn_pred_lost_carries TRUTH ...: bynodeid on an HN-F whose XP hosts
+# DTC n > 0 (CMN-600, several DTCs): arm-cmn pairs the node's 16-bit local
+# counter with a global counter it never claimed nor reads, so only the
+# local counter's own movement is counted:
+#   count = TRUTH - 65536 * floor((L0 + TRUTH) / 65536)   (mod 2^64)
+# where L0 (LC_ARMCMN_L0) is the local counter's value when the event was
+# added (lc_dtm_counter before the run).
+lc_armcmn_pred_lost_carries() {
+	local __carries=$(( (LC_ARMCMN_L0 + $1) / 65536 ))
+	lc_u64 sub "$1" "$(lc_u64 mul "$__carries" 65536)"
+}
+
+# lc_dtm_counter MESH X Y K: the 16-bit local counter K of the DTM of XP
+# (X,Y), read through /dev/mem at the CMN-600 address of the XP's register
+# block (internals.rst, address rule) + 0x2220 (por_dtm_pmevcnt)
+lc_dtm_counter() {
+	local __b __a
+	__b=$(lc_coord_bits "$1")
+	__a=$(( $(mesh_opt "$1" base) + (((($2 << __b) | $3)) << 20) + 0x2220 ))
+	echo $(( ($(devmem "$__a" 64) >> (16 * $4)) & 0xffff ))
+}
+
+# ---- CPUs ------------------------------------------------------------------
+
+# lc_cpu_online CPU: CPU is in /sys/devices/system/cpu/online (a CPU that
+# does not exist is not online)
+lc_cpu_online() {
+	local __r __lo __hi
+	is_uint "$1" || return 1
+	for __r in $(tr ',' ' ' < /sys/devices/system/cpu/online); do
+		__lo=${__r%-*}
+		__hi=${__r#*-}
+		[ "$1" -ge "$__lo" ] && [ "$1" -le "$__hi" ] && return 0
+	done
+	return 1
 }
 
 # lc_model_up [FAULT]: (re)insert the model (with fault=FAULT) and load the
@@ -417,6 +597,43 @@ lc_dtc_xps() {
 	awk '{ if ($3 < 0) $3 = n; n++; print }'
 }
 
+# lc_hnf_domains MESH: "nodeid domain on_dtc_xp" for every HN-F of mesh MESH
+# from the resolved mesh file: the DTC domain of its XP (the DTC on the XP,
+# else a domain line, else the node's domain=, else 0) and 1 when its XP
+# hosts a DTC with lid > 0
+lc_hnf_domains() {
+	awk -v want="$1" -v b="$(lc_coord_bits "$1")" '
+		/^[ \t]*#/ { next }
+		{ sub(/#.*/, "") }
+		$1 == "mesh" { m++; next }
+		m - 1 != want { next }
+		$1 == "domain" { dom[$2 " " $3] = $4 }
+		$1 == "node" {
+			for (i = 7; i <= NF; i++)
+				if ($i ~ /^domain=/) ndom[$3 " " $4] = substr($i, 8)
+		}
+		$1 == "node" && $2 == "dtc" {
+			lid = nd++
+			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
+			dtc[$3 " " $4] = lid
+		}
+		$1 == "node" && $2 == "hn-f" { h[nh++] = $3 " " $4 " " $5 " " $6 }
+		END {
+			sh = 8
+			for (i = 0; i < b; i++) sh = sh * 2
+			for (i = 0; i < nh; i++) {
+				split(h[i], f, " ")
+				xy = f[1] " " f[2]
+				d = 0
+				if (xy in ndom) d = ndom[xy]
+				if (xy in dom) d = dom[xy]
+				on = 0
+				if (xy in dtc) { d = dtc[xy]; if (dtc[xy] > 0) on = 1 }
+				printf "0x%x %d %d\n", f[1] * sh + f[2] * 8 + f[3] * 4 + f[4], d, on
+			}
+		}' "$CMN_MESH"
+}
+
 # lc_fls V: index of the most significant set bit, 1-based (0 for 0)
 lc_fls() {
 	local __v=$1 __n=0
@@ -430,7 +647,9 @@ lc_fls() {
 # refactor, also in Debian's 6.1.0-57 arm-cmn.ko).
 lc_armcmn_bits() {
 	local __x __y __w
-	__w=$(dmesg | sed -n 's/.*arm-cmn .*mesh [0-9]*x[0-9]*, ID width \([0-9]*\).*/\1/p' | tail -n 1)
+	# one line per mesh, in probe order (= mesh order)
+	__w=$(dmesg | sed -n 's/.*arm-cmn .*mesh [0-9]*x[0-9]*, ID width \([0-9]*\).*/\1/p' |
+		sed -n "$(($1 + 1))p")
 	if [ -n "$__w" ]; then
 		echo "$__w"
 		return

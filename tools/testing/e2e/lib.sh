@@ -8,9 +8,11 @@
 #   check arm_cmn_0 test -d /sys/bus/event_source/devices/arm_cmn_0
 #   finish
 #
-# Results follow the guest test protocol (Documentation/internals.rst): one
-# "CMN-TEST: PASS <name>" or "CMN-TEST: FAIL <name>: <why>" line per case.
-# The host turns them into PASS:/FAIL: e2e/<kernel>/<fw>/<mesh>/<name>.
+# Results follow the guest test protocol (Documentation/testing.rst): one
+# "CMN-TEST: PASS <name>", "CMN-TEST: FAIL <name>: <why>" or
+# "CMN-TEST: SKIP <name>: <why>" line per case, and the script's header
+# declares how many ("# results:") and which may SKIP ("# skip:"). The host
+# turns them into PASS:/FAIL:/SKIP: e2e/<kernel>/<fw>/<mesh>/<name>.
 # Set by /init from /etc/cmn/run.conf: CMN_KERNEL, CMN_FW, CMN_MESH_NAME,
 # CMN_FAULT (empty: no fault).
 
@@ -41,6 +43,20 @@ fail() {
 	CMN_FAILED=$((CMN_FAILED + 1))
 	CMN_RESULTS=$((CMN_RESULTS + 1))
 }
+
+# skip NAME WHY...: the case cannot run here (the mesh lacks what it needs);
+# the host accepts it only where the script's "# skip:" header allows it
+skip() {
+	_n=$1
+	shift
+	echo "CMN-TEST: SKIP $_n: $(echo "$*" | tr '\n\r' '  ' | sed 's/ *$//')"
+	CMN_RESULTS=$((CMN_RESULTS + 1))
+}
+
+# expect_kmsg TEXT: the next kernel log line containing TEXT is provoked on
+# purpose and is not a kernel error for the host (whose verdict otherwise
+# fails the boot on WARNING:, "not cleared within", ...)
+expect_kmsg() { echo "=== CMN-EXPECT-KMSG $*"; }
 
 # check NAME CMD...: PASS if CMD exits 0, else FAIL with its status and the
 # last line of its output. Returns CMD's status.

@@ -1,20 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-modules.sh [5.10|6.1|6.12|7.2 ...]: build the project's modules for
+# build-modules.sh [5.10|6.1|6.12|7.2|debug ...]: build the project's modules for
 # Debian's arm64 guest kernel(s) and the arm64 userspace pieces the guest
 # needs.
 #
 #   modules  make -C <Debian arm64 headers> M=<copy> CMN_HNF_ALL=1 modules,
 #            with the kernel's own compiler (kbuild_make in ../lib.sh)
-#            in an rsync'ed copy of the repository ($OUTD/build/<tree>/<krel>), so
+#            in an rsync'ed copy of the repository ($OUTW/build/<krel>), so
 #            the work tree stays clean; the .ko files are collected in
-#            $OUTD/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
+#            $OUTW/modules/<krel>/ (arm_cmn_hnf.ko, cmn600_model.ko, ...)
 #   tools    make -C tools/cmn-hnf CROSS_COMPILE=aarch64-linux-gnu- STATIC=1 O=..
-#            (in a copy) -> $OUTD/bin/cmn-hnf
+#            (in a copy) -> $OUTW/bin/cmn-hnf
 #   e2e bin  if tools/testing/e2e/Makefile exists:
 #            make -C tools/testing/e2e CROSS_COMPILE=aarch64-linux-gnu- O=<dir>
-#            -> every executable in $OUTD/bin/e2e/ is shipped in /e2e/bin/
+#            -> every executable in $OUTW/bin/e2e/ is shipped in /e2e/bin/
 #
 # A part whose sources do not exist yet is reported on stderr ("not built")
 # and simply missing from the outputs; tests needing it then fail in the
@@ -29,10 +29,9 @@ if [ ${#kernels[@]} -eq 0 ]; then
 	kernels=(${KERNEL:-$(kernel_series_all)})
 fi
 JOBS=${JOBS:-$(nproc)}
-# Build copies are kept per source tree (incremental builds): two work trees
-# sharing the cache must never see each other's objects, whose timestamps
-# can be newer than the other tree's sources.
-TREE=$(printf '%s' "$REPO" | md5sum | cut -c1-8)
+# Build copies, modules and binaries are kept per source tree ($OUTW,
+# common.sh): two work trees sharing the cache must never see each other's
+# objects, whose timestamps can be newer than the other tree's sources.
 CROSS=aarch64-linux-gnu-
 
 # Kbuild subdirectories the top-level Kbuild descends into for CMN_HNF_ALL=1.
@@ -42,8 +41,8 @@ for k in "${kernels[@]}"; do
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
 	fetch_kernel_headers "$k" arm64
-	B="$OUTD/build/$TREE/$krel"
-	M="$OUTD/modules/$krel"
+	B="$OUTW/build/$krel"
+	M="$OUTW/modules/$krel"
 	mkdir -p "$B" "$M"
 	rsync -a --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='*.mod*' --exclude='.*.cmd' --exclude=Module.symvers \
@@ -60,12 +59,12 @@ for k in "${kernels[@]}"; do
 		fi
 	done
 	if ! timed "build modules $krel" kbuild_make "$k" arm64 -s -j"$JOBS" M="$B" \
-		CMN_HNF_ALL=1 modules > "$OUTD/build-$krel.log" 2>&1; then
-		cat "$OUTD/build-$krel.log" >&2
-		log "build-modules: module build for $krel failed (log: $OUTD/build-$krel.log)"
+		CMN_HNF_ALL=1 modules > "$OUTW/build-$krel.log" 2>&1; then
+		cat "$OUTW/build-$krel.log" >&2
+		log "build-modules: module build for $krel failed (log: $OUTW/build-$krel.log)"
 		exit 1
 	fi
-	grep -v '^$' "$OUTD/build-$krel.log" | grep -vE 'Skipping BTF|^  (CC|LD|MODPOST|BTF)' >&2 || true
+	grep -v '^$' "$OUTW/build-$krel.log" | grep -vE 'Skipping BTF|^  (CC|LD|MODPOST|BTF)' >&2 || true
 	# swap in the new set at once (a reader never sees a half-empty dir)
 	rm -rf "$M.new"
 	mkdir -p "$M.new"
@@ -79,17 +78,17 @@ done
 
 # arm64 userspace: the cmn-hnf tool and the e2e helper binaries (kernel
 # independent, built once, also in a copy).
-BIN="$OUTD/bin"
+BIN="$OUTW/bin"
 mkdir -p "$BIN"
 rm -f "$BIN/cmn-hnf"
-TB="$OUTD/build/$TREE/user"
-TO="$OUTD/build/$TREE/user-out"
+TB="$OUTW/build/user"
+TO="$OUTW/build/user-out"
 mkdir -p "$TB" "$TO"
 rsync -a --delete --exclude=.git "$REPO/" "$TB/"
 if [ -f "$TB/tools/cmn-hnf/Makefile" ]; then
 	if ! timed "build cmn-hnf (arm64 static)" make -s -C "$TB/tools/cmn-hnf" \
-		CROSS_COMPILE=$CROSS STATIC=1 O="$TO" > "$OUTD/build-cmn-hnf.log" 2>&1; then
-		cat "$OUTD/build-cmn-hnf.log" >&2
+		CROSS_COMPILE=$CROSS STATIC=1 O="$TO" > "$OUTW/build-cmn-hnf.log" 2>&1; then
+		cat "$OUTW/build-cmn-hnf.log" >&2
 		log "build-modules: tools/cmn-hnf failed to build"
 		exit 1
 	fi
@@ -106,8 +105,8 @@ rm -rf "$BIN/e2e"
 mkdir -p "$BIN/e2e"
 if [ -f "$TB/tools/testing/e2e/Makefile" ]; then
 	if ! timed "build e2e helpers (arm64)" make -s -C "$TB/tools/testing/e2e" \
-		CROSS_COMPILE=$CROSS O="$BIN/e2e" > "$OUTD/build-e2e.log" 2>&1; then
-		cat "$OUTD/build-e2e.log" >&2
+		CROSS_COMPILE=$CROSS O="$BIN/e2e" > "$OUTW/build-e2e.log" 2>&1; then
+		cat "$OUTW/build-e2e.log" >&2
 		log "build-modules: tools/testing/e2e helpers failed to build"
 		exit 1
 	fi

@@ -18,7 +18,17 @@ VM="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$VM/../lib.sh"
 E2E="$REPO/tools/testing/e2e"
 MESHDIR="$REPO/tools/testing/cmn600-model/meshes"
-export VM E2E MESHDIR
+# Directories of guest test scripts (*.sh but lib*.sh), all shipped to /e2e
+# and run by make e2e: the e2e tests and the cmn-hnf tool's guest test.
+E2E_DIRS="$E2E $REPO/tools/cmn-hnf/tests/guest"
+# The tests' independent alias list (shipped as /e2e/hnf-aliases.list)
+ALIAS_LIST="$REPO/tools/testing/hnf-aliases.list"
+# Build copies, built modules and binaries of THIS work tree: several
+# checkouts (work trees) share one cache, and a build copy or module set
+# of another tree must never be mixed into this one's.
+OUTW="$OUTD/tree/$(basename "$REPO")-$(echo "$REPO" | sha256sum | cut -c1-8)"
+mkdir -p "$OUTW"
+export VM E2E MESHDIR E2E_DIRS ALIAS_LIST OUTW
 
 QEMU_CPU=${QEMU_CPU:-max,pauth-impdef=on}
 QEMU_SMP=${QEMU_SMP:-2}

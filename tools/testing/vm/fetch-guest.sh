@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-guest.sh [5.10|6.1|6.12|7.2 ...]: download and unpack the arm64 guest
+# fetch-guest.sh [5.10|6.1|6.12|7.2|debug ...]: download and unpack the arm64 guest
 # pieces from Debian's archive (apt-get download + dpkg -x; nothing arm64 is
 # ever installed on the host; 5.10 and 7.2 come from bullseye and sid through
 # the private apt configuration of tools/testing/lib.sh):
@@ -16,6 +16,9 @@
 #     and version (guest_perf_pkg)     (guest_perf_dir)
 #     + the arm64 lib* packages of
 #     its dependency closure
+#   (debug: the project's debug kernel, built by
+#   tools/testing/kunit/build-kernel.sh and laid out like an image tree;
+#   its perf is the host suite's)
 #
 # Default kernels: $KERNEL if set, else all four. Cached: a tree is
 # unpacked only once (stamp file .ok), keyed by ABI or perf version. Prints
@@ -79,7 +82,32 @@ if [ ! -f "$U/.ok" ]; then
 	touch "$U/.ok"
 fi
 
+# guest_debug_image: build the debug kernel if needed and lay it out like an
+# unpacked Debian image (boot/vmlinuz-<krel>, lib/modules/<krel>, depmod'ed),
+# again whenever the debug kernel's build directory changed
+guest_debug_image() {
+	local b abi krel I
+	b=$(KUNIT_KERNEL=6.12 "$TESTING/kunit/build-kernel.sh") || { log "debug kernel build failed"; return 1; }
+	abi=$(kernel_abi debug) || return 1
+	krel="$abi-arm64"
+	I=$(guest_image_dir "$abi")
+	[ -f "$I/.ok" ] && [ "$(cat "$I/.src" 2>/dev/null)" = "$b" ] && return 0
+	rm -rf "$I"
+	mkdir -p "$I/boot" "$I/lib/modules"
+	cp "$b/arch/arm64/boot/Image" "$I/boot/vmlinuz-$krel"
+	cp -a "$b/modroot/lib/modules/$krel" "$I/lib/modules/"
+	rm -f "$I/lib/modules/$krel/build" "$I/lib/modules/$krel/source"
+	timed "depmod $krel" depmod -b "$I" "$krel"
+	echo "$krel" > "$I/KERNELRELEASE"
+	echo "$b" > "$I/.src"
+	touch "$I/.ok"
+}
+
 for k in "${kernels[@]}"; do
+	# the debug kernel first: its ABI is its build's release
+	if [ "$k" = debug ]; then
+		guest_debug_image || exit 1
+	fi
 	s=$(kernel_suite "$k")
 	abi=$(kernel_abi "$k")
 	krel="$abi-arm64"
@@ -100,6 +128,7 @@ for k in "${kernels[@]}"; do
 		touch "$P/.ok"
 	fi
 
+	[ "$k" = debug ] && continue
 	I=$(guest_image_dir "$abi")
 	[ -f "$I/.ok" ] && continue
 	mapfile -t ipkgs < <(image_pkgs "$s" "$krel")

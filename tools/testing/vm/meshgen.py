@@ -18,6 +18,11 @@ writes, into --out-dir:
   ssdt-cmn.asl (--fw acpi) an SSDT with one ``ARMHC600`` device per mesh:
                _UID, _CRS = QWordMemory(config region), QWordMemory(root node,
                16 KiB), one Interrupt per DTC in DTC-lid order (GSIV = SPI+32)
+
+Two DTCs of one mesh may give the same ``irq=``: their shared line then
+appears once per DTC in the interrupt list (DT ``interrupts``, ACPI
+``Interrupt`` descriptors), as on a CMN-600 whose DTC interrupts are wired
+to one SPI. Meshes never share an SPI.
   boot.env     shell variables for the boot: MEM_MB (QEMU -m), NMESH, BASES
 
 Placement:
@@ -173,16 +178,20 @@ def align_up(v, a):
 
 def resolve(meshes, fw):
     """Fill in base/root/uid/irq; returns the MEM_MB for QEMU."""
-    used_spis = set()
+    # DTCs of one mesh may share an SPI (one interrupt line, several DTCs:
+    # the drivers chain them); two meshes never share one (the drivers
+    # request their lines without IRQF_SHARED)
+    used_spis = {}
     for m in meshes:
         for _, n in dtcs(m):
             if "irq" in n["opts"]:
                 spi = num(n["opts"]["irq"], "dtc irq", n["lineno"])
                 if not 0 <= spi <= MAX_SPI:
                     raise MeshError(f"line {n['lineno']}: irq={spi} outside SPI 0..{MAX_SPI}")
-                if spi in used_spis:
-                    raise MeshError(f"line {n['lineno']}: SPI {spi} used twice")
-                used_spis.add(spi)
+                if used_spis.get(spi, m.index) != m.index:
+                    raise MeshError(f"line {n['lineno']}: SPI {spi} is already used by "
+                                    f"mesh {used_spis[spi]}")
+                used_spis[spi] = m.index
     next_spi = FIRST_SPI
     uids = set()
     # DT: one carve-out at the top of RAM, meshes ascending inside it, so
@@ -225,7 +234,7 @@ def resolve(meshes, fw):
                 if next_spi > MAX_SPI:
                     raise MeshError("out of SPIs for the DTCs")
                 n["opts"]["irq"] = str(next_spi)
-                used_spis.add(next_spi)
+                used_spis[next_spi] = m.index
             m.irqs.append(num(n["opts"]["irq"], "dtc irq", n["lineno"]))
         if not m.irqs:
             print(f"meshgen: mesh {m.index} (line {m.lineno}) has no DTC: "

@@ -8,7 +8,11 @@
 #   /init                       mounts proc/sys/devtmpfs/debugfs/tmpfs, puts
 #                               every CPU online, sources /etc/cmn/run.conf
 #                               and runs $CMN_TESTS (SCRIPT[:SECONDS]...)
-#                               in order, each under `timeout -s KILL`, prints "=== CMN-GUEST-EXIT rc=N"
+#                               in order, each under `timeout -s KILL`,
+#                               with a kernel that has kmemleak (debug)
+#                               prints a scan between "=== CMN-KMEMLEAK
+#                               BEGIN/END" (boot's own objects cleared
+#                               first), prints "=== CMN-GUEST-EXIT rc=N"
 #                               and powers off
 #   /bin/busybox (+ applets)    busybox-static:arm64
 #   /usr/bin/perf + libraries   the perf of the kernel's suite (6.1's for
@@ -20,7 +24,9 @@
 #                               (arm_cmn_hnf.ko, cmn600_model.ko, ...)
 #   /usr/bin/cmn-hnf            the tool, if built
 #   /usr/bin/<helper>           arm64 helpers from tools/testing/e2e/Makefile
-#   /e2e/*.sh, /e2e/lib.sh      the guest tests and their library
+#   /e2e/*.sh, /e2e/lib*.sh     the guest tests (of every E2E_DIRS directory)
+#                               and their libraries
+#   /e2e/hnf-aliases.list       the tests' independent alias list
 #   /vm/*.sh                    guest scripts of the harness (demo)
 #
 # Per-boot pieces (/etc/cmn/mesh, /etc/cmn/run.conf and, for ACPI, the SSDT
@@ -29,15 +35,15 @@
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-[ $# -eq 2 ] || { echo "usage: $0 5.10|6.1|6.12|7.2 OUT.cpio.zst" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 5.10|6.1|6.12|7.2|debug OUT.cpio.zst" >&2; exit 2; }
 abi=$(kernel_abi "$1")
 OUT=$2
 krel="$abi-arm64"
 I=$(guest_image_dir "$abi")
 U=$(guest_user_dir)
 P=$(guest_perf_dir "$1")
-M="$OUTD/modules/$krel"
-BIN="$OUTD/bin"
+M="$OUTW/modules/$krel"
+BIN="$OUTW/bin"
 [ -f "$I/.ok" ] && [ -f "$U/.ok" ] && [ -f "$P/.ok" ] || { log "run fetch-guest.sh first"; exit 1; }
 
 R=$(mktemp -d /tmp/cmn-hnf-initramfs.XXXXXX)
@@ -64,6 +70,13 @@ cpus_online() {
 	done
 }
 cpus_online
+# kmemleak (debug kernel): forget what boot itself left, scan at the end
+KL=/sys/kernel/debug/kmemleak
+if [ -w $KL ]; then
+	echo scan > $KL
+	echo clear > $KL
+fi
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 CMN_TESTS= CMN_TIMEOUT=300
 [ -f /etc/cmn/run.conf ] && . /etc/cmn/run.conf
 export CMN_KERNEL CMN_FW CMN_MESH_NAME CMN_FAULT
@@ -79,12 +92,25 @@ for e in $CMN_TESTS; do
 	r=$?
 	echo "=== CMN-TEST-END $t rc=$r uptime=$(cut -d' ' -f1 /proc/uptime)"
 	[ $r -eq 0 ] || rc=1
-	# isolate the next script: drivers and model out, every CPU back
+	# isolate the next script: drivers and model out, every CPU back,
+	# an empty /tmp, perf's access policy as at boot
 	for m in arm_cmn_hnf arm_cmn cmn600_model; do
-		grep -q "^$m " /proc/modules && rmmod "$m"
+		grep -q "^$m " /proc/modules && ! rmmod "$m" &&
+			echo "=== CMN-ISOLATE-FAIL $t: $m cannot be unloaded"
 	done
 	cpus_online
+	rm -rf /tmp/* /tmp/.[!.]* 2>/dev/null
+	echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
 done
+if [ -w $KL ]; then
+	# kmemleak reports objects older than 5 s; scan twice, as advised
+	sleep 6
+	echo scan > $KL
+	echo scan > $KL
+	echo "=== CMN-KMEMLEAK BEGIN"
+	cat $KL
+	echo "=== CMN-KMEMLEAK END"
+fi
 echo "=== CMN-GUEST-EXIT rc=$rc uptime=$(cut -d' ' -f1 /proc/uptime)"
 sync
 poweroff -f
@@ -164,9 +190,16 @@ for f in "$BIN"/e2e/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$R/usr/bin/"
 done
 for f in "$E2E"/*.sh; do cp "$f" "$R/e2e/"; done
-# E2E_EXTRA=<dir>: more test scripts (harness development), never lib.sh
-for f in ${E2E_EXTRA:+"$E2E_EXTRA"/*.sh}; do
-	[ "$(basename "$f")" = lib.sh ] || cp "$f" "$R/e2e/"
+cp "$ALIAS_LIST" "$R/e2e/hnf-aliases.list"
+# the other test directories of E2E_DIRS and E2E_EXTRA=<dir> (harness
+# development): their test scripts, never a lib*.sh
+# shellcheck disable=SC2086
+for d in ${E2E_DIRS#"$E2E"} ${E2E_EXTRA:-}; do
+	for f in "$d"/*.sh; do
+		[ -f "$f" ] || continue
+		case $(basename "$f") in lib.sh | lib-*.sh) continue ;; esac
+		[ -e "$R/e2e/$(basename "$f")" ] || cp "$f" "$R/e2e/"
+	done
 done
 for f in "$VM"/guest/*.sh; do cp "$f" "$R/vm/"; done
 

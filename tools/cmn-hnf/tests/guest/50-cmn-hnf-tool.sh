@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default two-mesh
 # timeout: 300
+# results: 16 + 16 * nmesh
+# skip: tool/stat/* tool/events/* tool/mux/perf_zero tool/top/map_cells if max(m.hnf_xp_max for m in mesh) > 1
 #
 # cmn-hnf in the guest, against the CMN-600 model and arm_cmn_hnf. Not in
 # tools/testing/e2e/ (another owner); run it with the e2e harness:
@@ -24,8 +26,14 @@
 #   tool/prometheus     stat --prometheus writes every mesh's samples
 #   tool/top/...        top --batch: the map and the ranking show each
 #                       HN-F's occupancy (free-running clock) ~ the rate
+# On a mesh with several HN-Fs on one XP, the events of the exact stat
+# cases, of the perf groups of "all" and of top's metrics cannot all count
+# at once (four DTM counters per XP), and top's map shows two HN-Fs in one
+# cell: those cases print SKIP there.
 # shellcheck source=/dev/null
 . /e2e/lib.sh
+# shellcheck source=/dev/null
+. /e2e/lib-counts.sh
 
 N=1000000
 
@@ -67,6 +75,22 @@ check model_load model_load || finish
 check driver_load driver_load || finish
 wait_for 10 pmu_exists arm_cmn_hnf_0 || { fail pmu "no arm_cmn_hnf_0"; finish; }
 M=$(mesh_count)
+# PER: the most HN-Fs on one XP in any mesh (the model's description)
+PER=1
+i=0
+while [ $i -lt "$M" ]; do
+	p=$(lc_hnfs_per_xp_max $i)
+	is_uint "$p" && [ "$p" -gt "$PER" ] && PER=$p
+	i=$((i + 1))
+done
+# fits NAME...: 0 if the exact cases can run; else SKIP each NAME
+fits() {
+	[ "$PER" -le 1 ] && return 0
+	for _n in "$@"; do
+		skip "$_n" "$PER HN-Fs on one XP: the events cannot all count at once (4 DTM counters per XP), the map shares a cell"
+	done
+	return 1
+}
 
 out=$(cmn-hnf check 2>&1)
 rc=$?
@@ -125,6 +149,9 @@ while [ $i -lt "$M" ]; do
 	t1=$((t1 + d1))
 	t2=$((t2 + d2))
 	u=$(json_unit /tmp/stat.json arm_cmn_hnf_$i)
+	fits "tool/stat/slc_miss_rate/mesh$i" "tool/stat/pocq_avg_latency/mesh$i" \
+		"tool/events/cache_miss/mesh$i" "tool/events/pocq_occupancy/mesh$i" \
+		"tool/stat/running/mesh$i" || { i=$((i + 1)); continue; }
 	near "tool/stat/slc_miss_rate/mesh$i" "$(json_val "$u" slc_miss_rate)" \
 		"$(awk -v a="$d1" -v b="$d2" 'BEGIN { printf "%.9f", a * 100 / b }')"
 	near "tool/stat/pocq_avg_latency/mesh$i" "$(json_val "$u" pocq_avg_latency)" \
@@ -135,9 +162,10 @@ while [ $i -lt "$M" ]; do
 	check_eq "tool/stat/running/mesh$i" "$(json_val "$u" running_pct)" 100
 	i=$((i + 1))
 done
-near tool/stat/slc_miss_rate/total \
-	"$(json_val "$(json_unit /tmp/stat.json total)" slc_miss_rate)" \
-	"$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.9f", a * 100 / b }')"
+fits tool/stat/slc_miss_rate/total &&
+	near tool/stat/slc_miss_rate/total \
+		"$(json_val "$(json_unit /tmp/stat.json total)" slc_miss_rate)" \
+		"$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.9f", a * 100 / b }')"
 
 # ---- perf runs what --print-perf prints ----
 cmd=$(cmn-hnf stat --print-perf slc_miss_rate | head -n 1)
@@ -173,8 +201,14 @@ else
 	fail tool/per_hnf/values "not 25%: $(echo "$bad" | tr "\n" " " | cut -c1-200)"
 fi
 
-# pocq_occupancy over dtc_cycles, two separate events, both always counting
-cmn-hnf stat --json -I 500 -n 2 pocq_avg_occupancy > /tmp/occ.json 2> /tmp/occ.err
+# pocq_occupancy over dtc_cycles, two separate events, both always counting,
+# over one step of the manual clock: both cover the same cycles, however
+# late the guest reads them (on a running clock, a read of one event a few
+# ms after the other is a few % off on a loaded host)
+model_clock manual
+cmn-hnf stat --json pocq_avg_occupancy -- sh -c "echo $N > $CMN_DBG/step" \
+	> /tmp/occ.json 2> /tmp/occ.err
+model_clock free constant
 note "$(cat /tmp/occ.json /tmp/occ.err)"
 tail -n 1 /tmp/occ.json > /tmp/last.json
 i=0
@@ -216,7 +250,9 @@ done
 # the same groups through perf: tells the tool from the driver
 cmd=$(cmn-hnf stat --print-perf all | head -n 1)
 cmd="${cmd% -- sleep 1} -x, -o /tmp/pmux.csv -- sleep 1"
-if eval "$cmd" > /dev/null 2>&1; then
+if ! fits tool/mux/perf_zero; then
+	:
+elif eval "$cmd" > /dev/null 2>&1; then
 	bad=$(awk -F, '$3 ~ /\/(sf_hit|mc_reqs|mc_retries|snp_sent|pocq_retry|qos_hh_retry)\// &&
 		$1 != 0 && $1 != "<not counted>" { print $3 "=" $1 }' /tmp/pmux.csv)
 	if [ -z "$bad" ]; then
@@ -235,15 +271,20 @@ v=$(awk -F, '$3 == "arm_cmn_hnf_0" && $7 == "mesh_clock" { x = $8 } END { printf
 check_range tool/mesh_clock "$v" $((f * 7 / 10)) $((f * 13 / 10))
 note "$(cat /tmp/clk.csv)"
 
-# top on the free-running model: every HN-F's occupancy is the rate, 20
-cmn-hnf top -b -n 2 -I 500 -m pocq_avg_occupancy pocq > /tmp/top.txt 2> /tmp/top.err
+# top on the free-running model: every HN-F's occupancy is the rate, 20.
+# Only the colouring metric is selected, so that its two events never
+# rotate (an estimate over rotated slices is not within 2 %), over 2 s
+# intervals, so that the few ms between the reads of its two events (more
+# on a loaded host) stay well below 2 % of an interval
+cmn-hnf top -b -n 2 -I 2000 -m pocq_avg_occupancy pocq_avg_occupancy > /tmp/top.txt 2> /tmp/top.err
 rc=$?
 note "$(tail -n 40 /tmp/top.txt)"
 check_eq tool/top/run "$rc" 0 || note "$(cat /tmp/top.err)"
 n=$(model_info 0 hnfs)
+# (the map's cells only: what follows its last column is the side panel)
 cells=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^  y=|^      \|/' /tmp/top.txt |
-	grep -o 'H[0-9][0-9]* [0-9.]*' | wc -l)
-check_eq tool/top/map_cells "$cells" "$n"
+	sed 's/|[^|]*$/|/' | grep -o 'H[0-9][0-9]* [0-9.]*' | wc -l)
+fits tool/top/map_cells && check_eq tool/top/map_cells "$cells" "$n"
 # the first of the ranking ("1 m0 H3 0x30 (1,2) 20.05", any mesh), beside the map
 v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
 near tool/top/ranking "$v" 20 0.02

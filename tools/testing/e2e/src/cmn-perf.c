@@ -34,7 +34,8 @@
  *   cmn-perf rmmod MODULE               delete_module(MODULE, O_NONBLOCK);
  *                                       print "OK" or the errno name
  *
- * EV is PMU:CONFIG, where PMU is a name under
+ * EV is PMU:CONFIG[:CONFIG1[:CONFIG2]] (attr.config, config1, config2),
+ * where PMU is a name under
  * /sys/bus/event_source/devices/, a number, "sw" (PERF_TYPE_SOFTWARE) or
  * "hw" (PERF_TYPE_HARDWARE); CONFIG is decimal or 0x-hex.
  *
@@ -200,8 +201,8 @@ static int pmu_cpu(const char *name)
 
 static void parse_ev(struct ev *e, const char *spec)
 {
-	const char *colon = strrchr(spec, ':');
-	char type[64];
+	const char *colon = strchr(spec, ':');
+	char type[64], cfg[128], *c1, *c2;
 	size_t n;
 
 	if (!colon || colon == spec)
@@ -226,7 +227,20 @@ static void parse_ev(struct ev *e, const char *spec)
 		e->attr.type = (uint32_t)pmu_type(type);
 		snprintf(e->pmu, sizeof(e->pmu), "%s", type);
 	}
-	e->attr.config = parse_u64(colon + 1);
+	/* CONFIG[:CONFIG1[:CONFIG2]] */
+	snprintf(cfg, sizeof(cfg), "%s", colon + 1);
+	c1 = strchr(cfg, ':');
+	c2 = NULL;
+	if (c1) {
+		*c1++ = '\0';
+		c2 = strchr(c1, ':');
+		if (c2)
+			*c2++ = '\0';
+		e->attr.config1 = parse_u64(c1);
+		if (c2)
+			e->attr.config2 = parse_u64(c2);
+	}
+	e->attr.config = parse_u64(cfg);
 }
 
 /* Parses options and events; returns the index of "--" + 1 or argc. */

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: shared-irq 4x2-2dtc
+# timeout: 300
+# results: 5 + 3 * irq_domains
+#
+# Overflow interrupts of every DTC domain of mesh 0, with both drivers; on
+# the shared-irq mesh two DTCs raise the same SPI, and each driver must
+# serve both from one handler (one requested line per distinct SPI).
+#   model_load, modprobe_arm_cmn_hnf, modprobe_arm_cmn
+#   hnf/lines, armcmn/lines   the driver requested each distinct DTC line
+#                             once (/proc/interrupts lines of its device =
+#                             distinct SPIs of the mesh)
+#   hnf/dtc<d>/<alias>@<id>   per DTC domain d (an HN-F in it, not on the
+#                             XP of a DTC n > 0): ~1.5 * 2^47 events with
+#                             bynodeid=1 on it, exact (the global counter
+#                             of DTC d wraps; a lost or double interrupt
+#                             breaks the count, one left pending makes the
+#                             model warn "not cleared", a boot failure)
+#   armcmn/dtc<d>/<alias>@<id>  the same with the stock arm-cmn, exact
+#   armcmn/dtc<d>_irq         ... and DTC d raised interrupts during the run
+#                             (arm-cmn counts carries in 32-bit global
+#                             counters from 0x80000000, 2^31 carries wrap,
+#                             and enables every DTC's overflow interrupt:
+#                             the 40-bit cycle counters wrap too, on every
+#                             DTC, so on the shared-irq mesh both DTCs
+#                             raise the one line)
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+
+P=$(lc_pmu 0)
+C=$(lc_cmn_pmu 0)
+nirq=$(grep -v '^[[:space:]]*#' "$CMN_MESH" | awk '$1 == "mesh" { m++; next }
+	m == 1 && $1 == "node" && $2 == "dtc" {
+		for (i = 7; i <= NF; i++) if ($i ~ /^irq=/) print substr($i, 5) }' | sort -u | wc -l)
+# one eligible HN-F per DTC domain
+lc_hnf_domains_first() {
+	lc_hnf_domains 0 | awk '$3 == 0 && !seen[$2]++ { print $2, $1 }'
+}
+
+check model_load model_load || finish
+lc_set_rates 0
+lc_hnf_domains_first > "$LC_TMP/doms"
+note "mesh 0: $nirq distinct DTC interrupt(s); HN-F domains: $(lc_hnf_domains 0 | tr '\n' ';')"
+
+# lines NAME DEVNAME: /proc/interrupts lines of the device = distinct SPIs
+lines() {
+	local n
+	n=$(grep -c " $2\$" /proc/interrupts)
+	grep " $2\$" /proc/interrupts | sed 's/^/# /'
+	check_eq "$1" "$n" "$nirq"
+}
+
+if check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf && lc_pmu_wait "$P"; then
+	lines hnf/lines "$P"
+	while read -r d n; do
+		i0=$(model_irqs 0 "$d")
+		lc_wrap_check "hnf/dtc$d" "$P" 0 slc_miss 1 "$n"
+		note "arm_cmn_hnf: DTC $d raised $(( $(model_irqs 0 "$d") - i0 )) interrupt(s)"
+	done < "$LC_TMP/doms"
+	rmmod arm_cmn_hnf
+else
+	fail hnf/lines "no $P"
+	while read -r d n; do
+		fail "hnf/dtc$d/slc_miss@$n" "no $P"
+	done < "$LC_TMP/doms"
+fi
+
+dev=
+if check modprobe_arm_cmn modprobe arm-cmn && lc_pmu_wait "$C"; then
+	# arm-cmn names its interrupt after the platform device of mesh 0:
+	# DT <base>.cmn, ACPI the ARMHC600 device whose _UID is the mesh's
+	if [ "${CMN_FW:-dt}" = acpi ]; then
+		for d in /sys/bus/platform/devices/ARMHC600:*; do
+			[ "$(cat "$d/firmware_node/uid" 2>/dev/null)" = "$(mesh_opt 0 uid)" ] &&
+				dev=$(basename "$d")
+		done
+	else
+		dev=$(printf '%x.cmn' "$(mesh_opt 0 base)")
+	fi
+	lines armcmn/lines "$dev"
+	while read -r d n; do
+		before=$(cat "$LC_M/mesh0/irqs")
+		lc_wrap_check "armcmn/dtc$d" "$C" 0 hnf_cache_miss 1 "$n"
+		after=$(cat "$LC_M/mesh0/irqs")
+		note "arm-cmn: interrupts per DTC before: $(echo "$before" | tr '\n' ' ') after: $(echo "$after" | tr '\n' ' ')"
+		b=$(echo "$before" | awk -v d="dtc$d" '$1 == d { print $2 }')
+		a=$(echo "$after" | awk -v d="dtc$d" '$1 == d { print $2 }')
+		if [ "${a:-0}" -gt "${b:-0}" ]; then
+			pass "armcmn/dtc${d}_irq"
+		else
+			fail "armcmn/dtc${d}_irq" "DTC $d raised no interrupt ($b before, $a after)"
+		fi
+	done < "$LC_TMP/doms"
+	rmmod arm_cmn
+else
+	fail armcmn/lines "no $C"
+	while read -r d n; do
+		fail "armcmn/dtc$d/hnf_cache_miss@$n" "no $C"
+		fail "armcmn/dtc${d}_irq" "no $C"
+	done < "$LC_TMP/doms"
+fi
+finish

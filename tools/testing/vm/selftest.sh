@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftest.sh: the e2e host verdict (results.sh) and the result manifest
+# (manifest.py) on planted serial logs, without booting anything. Each
+# kernel-error pattern must fail a log that contains it (and only that
+# line), an announced message must not, a script whose result count differs
+# from its manifest must fail, a SKIP must pass only where the manifest
+# allows it, kmemleak reports must fail, and manifest expressions must be
+# evaluated over the mesh facts and nothing else.
+#
+# Result lines "PASS: harness/<name>" / "FAIL: harness/<name>: <why>" on
+# stdout (make check stage "harness"). Exit status 0 only if all passed.
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+# shellcheck source=results.sh
+. "$VM/results.sh"
+
+T=$(mktemp -d /tmp/cmn-hnf-selftest.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+rc=0
+ok() { result_pass "harness/$1"; }
+bad() { result_fail "harness/$1" "$2"; rc=1; }
+
+# ---- kernel errors: every pattern, planted in an otherwise clean log ----
+# (with the pending pattern, as BAD_RE will be once it joins)
+BAD_RE="$BAD_RE|$BAD_RE_PENDING"
+clean_log() {
+	printf '%s\n' "[    0.000000] Booting Linux on physical CPU 0x0000000000" \
+		"=== CMN-TEST-BEGIN /e2e/x.sh" "CMN-TEST: PASS a" \
+		"CMN-TEST: FAIL b: WARNING: in a test name is not a kernel error" \
+		"=== CMN-TEST-END /e2e/x.sh rc=1 uptime=1.00"
+}
+clean_log > "$T/clean.log"
+if kernel_errors "$T/clean.log" > /dev/null; then
+	bad kmsg/clean "a clean log was reported: $(kernel_errors "$T/clean.log")"
+else
+	ok kmsg/clean
+fi
+while IFS='|' read -r name line; do
+	{ clean_log; echo "$line"; } > "$T/k.log"
+	got=
+	if got=$(kernel_errors "$T/k.log") && [ "$got" = "$line" ]; then
+		ok "kmsg/$name"
+	else
+		bad "kmsg/$name" "'$line' not caught (got '${got:-}')"
+	fi
+done <<'EOF'
+oops|[   12.3] Internal error: Oops: 0000000096000004 [#1] PREEMPT SMP
+bug|[   12.3] BUG: KASAN: slab-use-after-free in cmn_hnf_read+0x40/0x90
+warning|[   12.3] WARNING: CPU: 1 PID: 7 at drivers/perf/x.c:10 f+0x1/0x2
+kasan|[   12.3] KASAN: maybe wild-memory-access in range [0x1-0x2]
+recursive|[   12.3] WARNING: possible recursive locking detected
+inconsistent|[   12.3] inconsistent lock state
+circular|[   12.3] WARNING: possible circular locking dependency detected
+panic|[   12.3] Kernel panic - not syncing: Oops: Fatal exception
+unable|[   12.3] Unable to handle kernel paging request at virtual address dead
+calltrace|[   12.3] Call trace:
+rcu|[   33.1] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+infotask|[  245.0] INFO: task sh:123 blocked for more than 120 seconds.
+hungtask|[  245.0]       Not tainted 6.12 #1 "echo 0 > /proc/sys/kernel/hung_task_timeout_secs" disables this message.
+notcleared|[   12.3] cmn600_model: mesh0 dtc1: overflow 0x1 not cleared within 200 ms
+EOF
+# an announced message is not an error, once
+{ clean_log; echo "=== CMN-EXPECT-KMSG dtc0: overflow 0x100 not cleared within"
+  echo "[   5.0] cmn600_model: mesh0 dtc0: overflow 0x100 not cleared within 200 ms"; } > "$T/e.log"
+if kernel_errors "$T/e.log" > /dev/null; then
+	bad kmsg/expected "an announced message failed the boot"
+else
+	ok kmsg/expected
+fi
+{ cat "$T/e.log"
+  echo "[   6.0] cmn600_model: mesh0 dtc0: overflow 0x100 not cleared within 200 ms"; } > "$T/e2.log"
+if kernel_errors "$T/e2.log" > /dev/null; then
+	ok kmsg/expected_once
+else
+	bad kmsg/expected_once "a second, unannounced message was not caught"
+fi
+
+# ---- manifest: counts and SKIP permissions ----
+mkdir -p "$T/t"
+cat > "$T/t/s1.sh" <<'EOF'
+#!/bin/sh
+# results: 1 + hnfs
+# skip: opt_* if nmesh < 2
+# skip: never if nmesh > 100
+EOF
+cat > "$T/t/s2.sh" <<'EOF'
+#!/bin/sh
+# meshes: default
+EOF
+cat > "$T/t/s3.sh" <<'EOF'
+#!/bin/sh
+# results: __import__("os").system("false")
+EOF
+"$VM/manifest.py" expect --mesh "$MESHDIR/default.mesh" "$T/t/s1.sh" "$T/t/s2.sh" \
+	"$T/t/s3.sh" > "$T/exp" 2>&1
+if grep -qx 's1 results 5' "$T/exp" && grep -qx 's1 skip opt_\* 1' "$T/exp" &&
+   grep -qx 's1 skip never 0' "$T/exp" && grep -q '^s2 error ' "$T/exp" &&
+   grep -q '^s3 error ' "$T/exp"; then
+	ok manifest/expect
+else
+	bad manifest/expect "$(tr '\n' '|' < "$T/exp")"
+fi
+for e in "8x8-32hnf-4dtc|hnfs * 10 + dtcs|324" "two-mesh|sum(m.hnfs for m in mesh)|5" \
+	"4x2-2dtc|hnf_xp_max|2" "1x1|aliases|41" "default|aliases|42" \
+	"2x2|armcmn_misplaced|2" "4x2-2dtc|dtc_hnfs|1" "shared-irq|shared_irq|True" \
+	"multi-uid|[m.uid for m in mesh]|[3, 7, 12]"; do
+	IFS='|' read -r m x want <<< "$e"
+	got=$("$VM/manifest.py" eval --mesh "$MESHDIR/$m.mesh" "$x" 2>&1) || true
+	if [ "$got" = "$want" ]; then
+		ok "manifest/fact/$m/${x%% *}"
+	else
+		bad "manifest/fact/$m/${x%% *}" "'$x' is '$got', want '$want'"
+	fi
+done
+
+# parse_log against the manifest above
+run_parse() { # LOG: the verdict lines into $T/out, counts in NPASS...
+	NPASS=0 NFAIL=0 NSKIP=0
+	parse_log "$1" pre "$T/exp" /e2e/s1.sh:60 > "$T/out"
+	out=$(cat "$T/out")
+}
+base_log() {
+	echo "=== CMN-TEST-BEGIN /e2e/s1.sh"
+	for c in "$@"; do echo "CMN-TEST: $c"; done
+	echo "=== CMN-TEST-END /e2e/s1.sh rc=0 uptime=1.0"
+}
+base_log "PASS a" "PASS b" "PASS c" "PASS d" "SKIP opt_x: one mesh" > "$T/p1.log"
+run_parse "$T/p1.log"
+if [ "$NFAIL" = 0 ] && [ "$NPASS" = 4 ] && [ "$NSKIP" = 1 ]; then
+	ok parse/count_ok
+else
+	bad parse/count_ok "$(echo "$out" | tr '\n' '|')"
+fi
+base_log "PASS a" "PASS b" "PASS c" "PASS d" > "$T/p2.log"
+run_parse "$T/p2.log"
+if echo "$out" | grep -q '^FAIL: pre/s1: printed 4 results, its manifest says 5'; then
+	ok parse/count_short
+else
+	bad parse/count_short "$(echo "$out" | tr '\n' '|')"
+fi
+base_log "PASS a" "PASS b" "PASS c" "PASS d" "SKIP never: why" > "$T/p3.log"
+run_parse "$T/p3.log"
+if echo "$out" | grep -q '^FAIL: pre/never: SKIP where the manifest says it must run'; then
+	ok parse/skip_refused
+else
+	bad parse/skip_refused "$(echo "$out" | tr '\n' '|')"
+fi
+{ echo "=== CMN-TEST-BEGIN /e2e/s1.sh"; echo "CMN-TEST: PASS a"; } > "$T/p4.log"
+run_parse "$T/p4.log"
+if echo "$out" | grep -q '^FAIL: pre/s1: script did not finish'; then
+	ok parse/unfinished
+else
+	bad parse/unfinished "$(echo "$out" | tr '\n' '|')"
+fi
+
+{ base_log "PASS a" "PASS b" "PASS c" "PASS d" "PASS e"
+  echo "=== CMN-ISOLATE-FAIL /e2e/s1.sh: arm_cmn_hnf cannot be unloaded"; } > "$T/p5.log"
+run_parse "$T/p5.log"
+if echo "$out" | grep -q '^FAIL: pre/isolation: /e2e/s1.sh: arm_cmn_hnf cannot' && [ "$NFAIL" = 1 ]; then
+	ok parse/isolation
+else
+	bad parse/isolation "$(echo "$out" | tr '\n' '|')"
+fi
+
+# ---- kmemleak ----
+{ echo "=== CMN-KMEMLEAK BEGIN"; echo "=== CMN-KMEMLEAK END"; } > "$T/k1.log"
+{ echo "=== CMN-KMEMLEAK BEGIN"
+  echo 'unreferenced object 0xffff000012345678 (size 64):'
+  echo '  comm "insmod", pid 99, jiffies 4294900000'
+  echo "=== CMN-KMEMLEAK END"; } > "$T/k2.log"
+NPASS=0 NFAIL=0
+out=$(kmemleak_verdict "$T/k1.log" pre 1; kmemleak_verdict "$T/k2.log" pre 1
+	kmemleak_verdict "$T/clean.log" pre 1; kmemleak_verdict "$T/clean.log" pre 0)
+if [ "$(echo "$out" | grep -c '^PASS: pre/kmemleak$')" = 1 ] &&
+   echo "$out" | grep -q '^FAIL: pre/kmemleak: 1 unreferenced object' &&
+   echo "$out" | grep -q '^FAIL: pre/kmemleak: the guest printed no kmemleak scan' &&
+   [ "$(echo "$out" | wc -l)" = 3 ]; then
+	ok kmemleak
+else
+	bad kmemleak "$(echo "$out" | tr '\n' '|')"
+fi
+exit $rc
