@@ -17,8 +17,9 @@
 # with those variables (KERNEL=6.12 FW=dt unless given; a relative
 # E2E_EXTRA is taken from the repository root).
 #
-# The work tree (without .git) is copied to one directory,
-# $CMN_HNF_CACHE/out/mutants/<tree>/src/, and the runs are made with that
+# The work tree (without .git) is copied once to
+# $CMN_HNF_CACHE/out/mutants/<tree>/orig/, and from there to
+# $CMN_HNF_CACHE/out/mutants/<tree>/src/; the runs are made with that
 # copy's own scripts, so the copy's driver is what gets built and tested.
 # First each distinct run is made once on the unpatched copy and must
 # report at least one PASS and no FAIL: a test failing for another reason
@@ -92,15 +93,15 @@ for m in "${sel[@]}"; do
 done
 
 # ---- copies -------------------------------------------------------------------
-# copy_tree DIR: DIR becomes the work tree's content. Files whose content
+# copy_tree FROM DIR: DIR becomes FROM's content. Files whose content
 # changed get a new mtime (-c, no -t), unchanged ones keep theirs, so the
 # incremental builds of the harness see exactly what changed since the
 # previous run.
 copy_tree() {
-	mkdir -p "$1"
+	mkdir -p "$2"
 	rsync -rlpc --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
-		--exclude=Module.symvers --exclude=modules.order "$REPO/" "$1/"
+		--exclude=Module.symvers --exclude=modules.order "$1/" "$2/"
 }
 
 # run_spec DIR SPEC OUT: make the run SPEC with the scripts of tree DIR,
@@ -168,8 +169,11 @@ for m in "${sel[@]}"; do
 		case " ${BTESTS[$k]:-} " in *" $t "*) ;; *) BTESTS[$k]="${BTESTS[$k]:-} $t" ;; esac
 	done
 done
+# the work tree as it is now, for the whole run (it may change meanwhile)
+orig="$W/orig"
+copy_tree "$REPO" "$orig"
 src="$W/src"
-copy_tree "$src"
+copy_tree "$orig" "$src"
 declare -A BDONE=()
 for m in "${sel[@]}"; do
 	k=${BKEY[${SPEC[$m]}]}
@@ -207,7 +211,7 @@ for m in "${sel[@]}"; do
 		ne=$((ne + 1))
 		continue
 	fi
-	copy_tree "$src"
+	copy_tree "$orig" "$src"
 	if ! (cd "$src" && git apply -p1 "$MDIR/$m.patch") 2> "$LOGS/$m.apply"; then
 		echo "mutant $m: ERROR: the patch does not apply: $(head -n 1 "$LOGS/$m.apply")"
 		ne=$((ne + 1))
@@ -237,7 +241,7 @@ for m in "${sel[@]}"; do
 done
 
 # leave the copy as the work tree, not as the last mutant
-copy_tree "$src"
+copy_tree "$orig" "$src"
 log "mutants: ${#sel[@]} mutant(s) in $(( $(date +%s) - t_start )) s; logs in $LOGS"
 if [ "$ne" -gt 0 ]; then
 	echo "$nk killed, $ns survived, $ne errors"
