@@ -322,6 +322,232 @@ static void cmn_hnf_test_counter_racing(struct kunit *test)
 	KUNIT_EXPECT_GT(test, shorts, 100U);
 }
 
+/* One counter read twice, its overflow flag set or not in between */
+struct wrap_case {
+	const char *desc;
+	unsigned int width;
+	u64 prev, cur;
+	bool ovf;
+	u64 expect;
+};
+
+static const struct wrap_case wrap_cases[] = {
+	{ "no wrap", 32, 100, 250, false, 150 },
+	{ "no wrap, nothing counted", 32, 7, 7, false, 0 },
+	{ "wrap, counter below prev", 32, 0xfffffff0, 0x10, true, 0x20 },
+	{ "wrap below prev, flag not read yet", 32, 0xfffffff0, 0x10, false, 0x20 },
+	{ "wrap, counter above prev: a full period", 32, 0x10, 0x30, true,
+	  (1ULL << 32) + 0x20 },
+	{ "wrap, counter back where it was", 32, 0x1234, 0x1234, true, 1ULL << 32 },
+	{ "40-bit cycles, no wrap", 40, 1ULL << 39, (1ULL << 39) + 5, false, 5 },
+	{ "40-bit cycles, wrap below prev", 40, (1ULL << 40) - 3, 2, true, 5 },
+	{ "40-bit cycles, a full period", 40, 0, 0, true, 1ULL << 40 },
+	{ "40-bit cycles, a period and some", 40, 100, 300, true,
+	  (1ULL << 40) + 200 },
+	{ "64 bits: no period fits", 64, 5, 9, true, 4 },
+};
+
+static void wrap_case_desc(const struct wrap_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wrap, wrap_cases, wrap_case_desc);
+
+static void cmn_hnf_test_counter_wrap_delta(struct kunit *test)
+{
+	const struct wrap_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_wrap_delta(c->prev, c->cur, c->width, c->ovf),
+			c->expect);
+}
+
+/*
+ * GLOBAL events and the overflow flag: a read, then the flags the
+ * interrupt read before it. The four cases of one global counter: no
+ * wrap, a wrap the read sees (below the previous value), a wrap it cannot
+ * see (a whole period, back above it), and a wrap an earlier read saw.
+ */
+static void cmn_hnf_test_counter_overflow(struct kunit *test)
+{
+	struct cmn_hnf_sample s = { .global = { 0x80000000, 0xfffffff0 },
+				    .local = 0x100 };
+	struct cmn_hnf_acc acc;
+	bool short_sample;
+	u64 got;
+
+	cmn_hnf_acc_init(&acc, &s);
+	/* no wrap, no flag */
+	s.global[0] += 3;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 2, &short_sample),
+			3ULL << 16);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, 0), 0ULL);
+
+	/* DTC1 wraps, below its previous value: the read counts it */
+	s.global[1] = 0x10;
+	got = cmn_hnf_acc_update(&acc, &s, 2, &short_sample);
+	KUNIT_EXPECT_EQ(test, got, 0x20ULL << 16);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, BIT(1));
+	/* its flag: the read explained it, nothing more */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(1)), 0ULL);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, 0);
+	KUNIT_EXPECT_EQ(test, acc.unconfirmed[1], 0);
+
+	/* DTC0 goes a whole period round and ends above where it was */
+	s.global[0] += 5;
+	s.local = 0x180;
+	got = cmn_hnf_acc_update(&acc, &s, 2, &short_sample);
+	KUNIT_EXPECT_EQ(test, got, (5ULL << 16) + 0x80);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(0)), 1ULL << 48);
+	KUNIT_EXPECT_EQ(test, acc.unconfirmed[0], 1);
+
+	/* a flag whose wrap a read between saw: counted once */
+	s.global[0] = 0xffffffff;
+	cmn_hnf_acc_update(&acc, &s, 2, &short_sample);
+	s.global[0] = 2;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 2, &short_sample),
+			3ULL << 16);
+	/* the interrupt's own read sees nothing new; the flag adds nothing */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 2, &short_sample), 0ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(0)), 0ULL);
+
+	/* both at once, two periods */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(0) | BIT(1)), 2ULL << 48);
+	KUNIT_EXPECT_EQ(test, acc.unconfirmed[0], 2);
+	KUNIT_EXPECT_EQ(test, acc.unconfirmed[1], 1);
+
+	/* DTC1's stand; DTC0's are taken back */
+	cmn_hnf_acc_confirm(&acc, BIT(1));
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_revoke(&acc, BIT(0) | BIT(1)), 2ULL << 48);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_revoke(&acc, BIT(0) | BIT(1)), 0ULL);
+	/* and the accumulator goes on from where the truth is */
+	s.global[0] += 1;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 2, &short_sample),
+			1ULL << 16);
+	KUNIT_EXPECT_FALSE(test, short_sample);
+}
+
+/* A period added while a carry is on its way: nothing is counted twice */
+static void cmn_hnf_test_counter_overflow_short(struct kunit *test)
+{
+	struct cmn_hnf_sample s = { .global = { 10 }, .local = 0xfff0 };
+	struct cmn_hnf_acc acc;
+	bool short_sample;
+	u64 total = 0;
+
+	cmn_hnf_acc_init(&acc, &s);
+	/* a whole period of the global counter and a local wrap, carry late */
+	s.local = 0x10;
+	total += cmn_hnf_acc_update(&acc, &s, 1, &short_sample);
+	KUNIT_EXPECT_TRUE(test, short_sample);
+	total += cmn_hnf_acc_overflow(&acc, BIT(0));
+	/* the carry lands */
+	s.global[0] = 11;
+	total += cmn_hnf_acc_update(&acc, &s, 1, &short_sample);
+	KUNIT_EXPECT_FALSE(test, short_sample);
+	KUNIT_EXPECT_EQ(test, total, (1ULL << 48) + 0x20);
+}
+
+/* The cycles event: reads, flags, confirmation and storms */
+static void cmn_hnf_test_counter_cycles_overflow(struct kunit *test)
+{
+	const u64 top = 1ULL << 40;
+	struct cmn_hnf_cyc cyc;
+
+	cmn_hnf_cyc_init(&cyc, top - 10);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_update(&cyc, top - 4), 6ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_overflow(&cyc), top);	/* no read saw it */
+	KUNIT_EXPECT_EQ(test, cyc.unconfirmed, 1);
+	cmn_hnf_cyc_confirm(&cyc);
+	/* a read sees the wrap: the flag adds nothing */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_update(&cyc, 6), 10ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_overflow(&cyc), 0ULL);
+	/* at the wrap, a period later, the same value: a period */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_update(&cyc, 6), 0ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_overflow(&cyc), top);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_overflow(&cyc), top);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_revoke(&cyc), 2 * top);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_revoke(&cyc), 0ULL);
+}
+
+/*
+ * Counting with nothing but the overflow interrupt, as on hardware when
+ * perf reads only at the end: each global counter raises its flag when it
+ * wraps, and the handler reads right then, a period after its previous
+ * read, so two handler reads see nearly the same value. Sometimes an
+ * ordinary read comes in between (before or after the wrap). The total
+ * must be exact, and the interrupts must be explained or counted.
+ */
+static void cmn_hnf_test_counter_interrupt_only(struct kunit *test)
+{
+	struct cmn_hnf_sample s;
+	struct cmn_hnf_acc acc;
+	struct sim sim;
+	u64 before[CMN_HNF_MAX_DTCS], carries[CMN_HNF_MAX_DTCS];
+	unsigned int round, step, n, d, big, dtcs, full = 0;
+	u32 seed = 4242, flags;
+	u64 base, counted, ev;
+	bool short_sample;
+
+	for (round = 0; round < 50; round++) {
+		dtcs = 1 + rnd(&seed) % CMN_HNF_MAX_DTCS;
+		sim_start(&sim, &seed, round, dtcs);
+		sim_read_globals(&sim, &s);
+		sim_read_locals(&sim, &s);
+		cmn_hnf_acc_init(&acc, &s);
+		base = sim.truth;
+		counted = 0;
+
+		for (step = 0; step < 40; step++) {
+			/*
+			 * Either a few wraps of the local counters, or a whole
+			 * period of one DTC's global counter (2^32 carries and
+			 * a few) on one node: each global counter wraps at most
+			 * once, and the interrupt comes at each wrap.
+			 */
+			big = rnd(&seed) % 2 ? rnd(&seed) % SIM_NODES : SIM_NODES;
+			memset(carries, 0, sizeof(carries));
+			for (d = 0; d < CMN_HNF_MAX_DTCS; d++)
+				before[d] = sim.global[d];
+			for (n = 0; n < SIM_NODES; n++) {
+				ev = rnd(&seed) % 4 ? 0 : rnd(&seed) % 0x40000;
+				if (n == big && before[sim.dtc_of[n]] < U32_MAX - 0x1000)
+					ev = (1ULL << 48) + rnd(&seed) % 0x100000;
+				carries[sim.dtc_of[n]] += (sim.local[n] + ev) >> 16;
+				sim_feed(&sim, n, ev);
+			}
+			flags = 0;
+			for (d = 0; d < dtcs; d++)
+				if (before[d] + carries[d] > U32_MAX)
+					flags |= BIT(d);
+			/* sometimes an ordinary read first */
+			if (rnd(&seed) % 4 == 0) {
+				sim_read_globals(&sim, &s);
+				sim_read_locals(&sim, &s);
+				counted += cmn_hnf_acc_update(&acc, &s, dtcs,
+							      &short_sample);
+			}
+			if (!flags)
+				continue;
+			sim_read_globals(&sim, &s);
+			sim_read_locals(&sim, &s);
+			counted += cmn_hnf_acc_update(&acc, &s, dtcs, &short_sample);
+			for (d = 0; d < dtcs; d++)
+				if ((flags & BIT(d)) && !(acc.wrapped & BIT(d)))
+					full++;
+			counted += cmn_hnf_acc_overflow(&acc, flags);
+			KUNIT_ASSERT_EQ_MSG(test, counted, sim.truth - base,
+					    "round %u step %u", round, step);
+		}
+		sim_read_globals(&sim, &s);
+		sim_read_locals(&sim, &s);
+		counted += cmn_hnf_acc_update(&acc, &s, dtcs, &short_sample);
+		KUNIT_ASSERT_EQ_MSG(test, counted, sim.truth - base, "round %u", round);
+	}
+	/* whole periods between two reads must have happened */
+	KUNIT_EXPECT_GT(test, full, 10U);
+}
+
 /* LOCAL32/LOCAL64 counters and the 16-bit field sum */
 static void cmn_hnf_test_counter_local(struct kunit *test)
 {
@@ -377,6 +603,11 @@ static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_counter_wrapped),
 	KUNIT_CASE(cmn_hnf_test_counter_simulated),
 	KUNIT_CASE(cmn_hnf_test_counter_racing),
+	KUNIT_CASE_PARAM(cmn_hnf_test_counter_wrap_delta, wrap_gen_params),
+	KUNIT_CASE(cmn_hnf_test_counter_overflow),
+	KUNIT_CASE(cmn_hnf_test_counter_overflow_short),
+	KUNIT_CASE(cmn_hnf_test_counter_cycles_overflow),
+	KUNIT_CASE(cmn_hnf_test_counter_interrupt_only),
 	KUNIT_CASE(cmn_hnf_test_counter_local),
 	KUNIT_CASE(cmn_hnf_test_counter_cycles),
 	{}

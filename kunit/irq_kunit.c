@@ -2,9 +2,10 @@
 /*
  * Interrupt storm detection: an overflow interrupt line is storming when it
  * raises CMN_HNF_STORM_IRQS interrupts in a row that no counter wrap
- * explains, all within CMN_HNF_STORM_WINDOW_MS. Genuine overflows are
- * explained, and even unexplained ones spread out in time (the free-running
- * cycle counters of other DTCs wrap every few minutes) never add up to one.
+ * explains, each within CMN_HNF_STORM_WINDOW_MS of the one before. Genuine
+ * overflows are explained, and even unexplained ones spread out in time
+ * (the free-running cycle counters of other DTCs wrap every few minutes)
+ * never add up to one; a stuck flag served slowly still does.
  */
 #include <kunit/test.h>
 
@@ -38,7 +39,7 @@ static void cmn_hnf_test_irq_explained_resets(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, true, 5));
 }
 
-/* Unexplained interrupts further apart than the window never add up */
+/* Unexplained interrupts with pauses longer than the window never add up */
 static void cmn_hnf_test_irq_slow_unexplained(struct kunit *test)
 {
 	struct cmn_hnf_storm st = {};
@@ -51,7 +52,8 @@ static void cmn_hnf_test_irq_slow_unexplained(struct kunit *test)
 	now += CMN_HNF_STORM_WINDOW_MS + 1;
 	for (i = 0; i < 63; i++)
 		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now + i));
-	/* one a second for hours: never */
+	/* one a second (after the last of those) for hours: never */
+	now += 62;
 	for (i = 0; i < 10000; i++) {
 		now += 1001;
 		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now));
@@ -64,10 +66,60 @@ static void cmn_hnf_test_irq_slow_unexplained(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, now + 63));
 }
 
+/*
+ * What the flags added stands once the unexplained run before an interrupt
+ * ended: an explained interrupt, or the first of a new run.
+ */
+static void cmn_hnf_test_irq_fresh(struct kunit *test)
+{
+	struct cmn_hnf_storm st = {};
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, true, 10));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+	/* the first unexplained one: the run before it (none) ended */
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false, 10));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false, 11 + i));
+		KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_fresh(&st));
+	}
+	/* a pause longer than the window: a new run */
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false,
+						    21 + CMN_HNF_STORM_WINDOW_MS));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false,
+						    22 + CMN_HNF_STORM_WINDOW_MS));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_fresh(&st));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, true, 2000));
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
+}
+
+/*
+ * A stuck flag on a slow CPU: the run takes far longer than the window,
+ * but no pause is longer than it: detected on the 64th all the same.
+ */
+static void cmn_hnf_test_irq_slow_storm(struct kunit *test)
+{
+	struct cmn_hnf_storm st = {};
+	unsigned long now = 5000;
+	unsigned int i;
+
+	for (i = 1; i < 64; i++) {
+		now += CMN_HNF_STORM_WINDOW_MS / 2;
+		KUNIT_ASSERT_FALSE_MSG(test, cmn_hnf_storm_note(&st, false, now),
+				       "interrupt %u", i);
+		KUNIT_ASSERT_FALSE(test, i > 1 && cmn_hnf_storm_fresh(&st));
+	}
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, now + 1));
+}
+
 static struct kunit_case cmn_hnf_irq_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_irq_storm_detected),
 	KUNIT_CASE(cmn_hnf_test_irq_explained_resets),
 	KUNIT_CASE(cmn_hnf_test_irq_slow_unexplained),
+	KUNIT_CASE(cmn_hnf_test_irq_fresh),
+	KUNIT_CASE(cmn_hnf_test_irq_slow_storm),
 	{}
 };
 

@@ -298,10 +298,30 @@ void cmn_hnf_free(struct cmn_hnf_alloc_state *state,
  * them. A carry travels from the DTM to the DTC after the local counter
  * wrapped, so a sample can miss a carry (and be 2^16 short) but can never
  * hold one whose wrap it does not show: a sample never exceeds the true
- * count. The accumulator keeps the 64-bit sum of global increments (each
- * global counter may wrap at most once between two samples, which the
- * overflow interrupt guarantees) and the highest value seen; a sample
- * below it is short and adds nothing, so the count never goes down.
+ * count. The accumulator keeps the 64-bit sum of global increments and the
+ * highest value seen; a sample below it is short and adds nothing, so the
+ * count never goes down.
+ *
+ * Overflow flags. A DTC sets a counter's pmovsr flag when the counter wraps
+ * and keeps it until the driver clears it: a flag reports one wrap since it
+ * was last cleared (two would need the interrupt to wait a whole period).
+ * Two reads of a counter tell a wrap only when the second value is below
+ * the first, and the overflow interrupt reads the counter just after each
+ * wrap, so two interrupts a period apart read about the same value: the
+ * difference alone loses the period. Hence, per counter and DTC:
+ *
+ * - a read that sees the counter go down counts that wrap, and notes it
+ *   (cmn_hnf_acc.wrapped, cmn_hnf_cyc.wrapped) for the flag that reports it;
+ * - a flag finds the note and takes it: the wrap is counted already;
+ * - a flag with no note means the counter went a whole period round since
+ *   the previous read, ending at or above where it was: the period is added.
+ *
+ * A period added on the flag's word alone is *unconfirmed* until the line
+ * shows it is sane (an interrupt a read explains, or a pause longer than
+ * the storm window, see cmn_hnf_storm_note()): a flag that does not clear
+ * would add one per interrupt, and the storm that detects it takes them
+ * back (cmn_hnf_acc_revoke()). Each flag is cleared before a baseline is
+ * read, so no flag reports a wrap from before the baseline.
  */
 struct cmn_hnf_sample {
 	u32 global[CMN_HNF_MAX_DTCS];
@@ -313,14 +333,17 @@ struct cmn_hnf_sample {
  * @last:	the previous sample's global counters
  * @carries:	global increments since the base sample, all DTCs
  * @high:	highest (carries << 16) + local seen
- * @wrapped:	bit d: DTC d's global counter went through zero since the
- *		bit was last cleared (evidence for its overflow interrupt)
+ * @wrapped:	bit d: a read saw DTC d's global counter go through zero and
+ *		no overflow flag has claimed that wrap yet
+ * @unconfirmed: per DTC: whole periods added on an overflow flag alone and
+ *		not yet confirmed
  */
 struct cmn_hnf_acc {
 	struct cmn_hnf_sample last;
 	u64 carries;
 	u64 high;
 	u8 wrapped;
+	u16 unconfirmed[CMN_HNF_MAX_DTCS];
 };
 
 /* Sum of the 16-bit fields of @val selected by @fields (bit n: field n) */
@@ -336,6 +359,25 @@ void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base
 u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
 		       unsigned int num_dtcs, bool *short_sample);
 
+/*
+ * The overflow flags of the event's global counter on the DTCs in @dtcs
+ * were set, read before the last cmn_hnf_acc_update(): returns the events
+ * to add (a whole period, 2^48, for each flag no read explains).
+ */
+u64 cmn_hnf_acc_overflow(struct cmn_hnf_acc *acc, u8 dtcs);
+/* The periods added on flags of @dtcs stand */
+void cmn_hnf_acc_confirm(struct cmn_hnf_acc *acc, u8 dtcs);
+/* Take back the unconfirmed periods of @dtcs: returns the events removed */
+u64 cmn_hnf_acc_revoke(struct cmn_hnf_acc *acc, u8 dtcs);
+
+/*
+ * Events counted by a @width-bit counter (1..64) read as @prev and then
+ * @cur, @ovf telling that its overflow flag reports a wrap in between that
+ * @cur < @prev does not show: the difference modulo 2^width, plus one whole
+ * period when the counter wrapped without going below @prev.
+ */
+u64 cmn_hnf_wrap_delta(u64 prev, u64 cur, unsigned int width, bool ovf);
+
 /* LOCAL32/LOCAL64: the counter of width @width at DTM counter @ctr of @val */
 u64 cmn_hnf_local_value(u64 val, unsigned int ctr, unsigned int width);
 /* Events between two values of a @width-bit counter that wrapped at most once */
@@ -344,23 +386,62 @@ u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width);
 /* The 40-bit cycle counter */
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur);
 
+/**
+ * struct cmn_hnf_cyc - the running state of the cycles event (DTC0)
+ * @prev:	the cycle counter at the last read
+ * @wrapped:	a read saw it go through zero, no flag has claimed that yet
+ * @unconfirmed: whole periods (2^40) added on the overflow flag alone
+ */
+struct cmn_hnf_cyc {
+	u64 prev;
+	bool wrapped;
+	u16 unconfirmed;
+};
+
+void cmn_hnf_cyc_init(struct cmn_hnf_cyc *cyc, u64 base);
+/* A read of the cycle counter: the cycles since the previous one */
+u64 cmn_hnf_cyc_update(struct cmn_hnf_cyc *cyc, u64 cur);
+/* Its overflow flag was set, read before the last update: cycles to add */
+u64 cmn_hnf_cyc_overflow(struct cmn_hnf_cyc *cyc);
+void cmn_hnf_cyc_confirm(struct cmn_hnf_cyc *cyc);
+u64 cmn_hnf_cyc_revoke(struct cmn_hnf_cyc *cyc);
+
 /*
- * Interrupt storm detection. An overflow interrupt is explained when one of
- * the counters its status names was seen going through zero. A line that
- * raises CMN_HNF_STORM_IRQS unexplained interrupts in a row, all within
- * CMN_HNF_STORM_WINDOW_MS, is storming (an overflow flag that does not
- * clear): the driver then stops using it and polls instead.
+ * Interrupt storm detection. An overflow interrupt is explained when a read
+ * saw one of the counters its status names go through zero. A line that
+ * raises CMN_HNF_STORM_IRQS unexplained interrupts in a row, each within
+ * CMN_HNF_STORM_WINDOW_MS of the one before, is storming (an overflow flag
+ * that does not clear): the driver then stops using it and polls instead.
+ * Only the pauses count, not how long the run takes, so a slow or loaded
+ * CPU serving a stuck flag still sees a storm after exactly that many. A
+ * genuine overflow no read explains is a counter that went a whole period
+ * round between two reads: one within a second of the previous would take
+ * more than 2^48 events, or 2^40 cycles, a second.
  */
 #define CMN_HNF_STORM_IRQS		64
 #define CMN_HNF_STORM_WINDOW_MS		1000
 
+/**
+ * struct cmn_hnf_storm - storm detection state of one line
+ * @count:	unexplained interrupts in a row (0: none, the line is sane)
+ * @last:	time of the last of them, ms
+ */
 struct cmn_hnf_storm {
 	unsigned int count;
-	unsigned long since;	/* time of the first unexplained interrupt, ms */
+	unsigned long last;
 };
 
-/* Note one interrupt at @now_ms; true when the line is storming */
+/*
+ * Note one interrupt at @now_ms; true when the line is storming. Whatever
+ * was added on the line's flags before this interrupt stands when
+ * cmn_hnf_storm_fresh() is true afterwards (the unexplained run before it,
+ * if any, ended).
+ */
 bool cmn_hnf_storm_note(struct cmn_hnf_storm *st, bool explained,
 			unsigned long now_ms);
+static inline bool cmn_hnf_storm_fresh(const struct cmn_hnf_storm *st)
+{
+	return st->count <= 1;
+}
 
 #endif /* ARM_CMN_HNF_LOGIC_H */

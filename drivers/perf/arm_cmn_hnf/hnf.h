@@ -132,8 +132,7 @@ struct cmn_hnf {
 	struct cmn_hnf_alloc_state alloc;
 	/* one per global counter index, then the cycle counter */
 	struct cmn_hnf_counter ctr[CMN_HNF_DTC_COUNTERS + 1];
-	u64 cycles_prev;
-	bool cycles_wrapped;
+	struct cmn_hnf_cyc cyc;		/* the cycles event's counting state */
 	struct cmn_hnf_local local[CMN_HNF_NR_LOCAL];
 	DECLARE_BITMAP(local_used, CMN_HNF_NR_LOCAL);
 

@@ -985,6 +985,72 @@ u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_update);
 
+u64 cmn_hnf_acc_overflow(struct cmn_hnf_acc *acc, u8 dtcs)
+{
+	unsigned int d;
+	u64 now, delta;
+
+	for (d = 0; d < CMN_HNF_MAX_DTCS; d++) {
+		if (!(dtcs & BIT(d)))
+			continue;
+		if (acc->wrapped & BIT(d)) {
+			acc->wrapped &= ~BIT(d);
+			continue;
+		}
+		acc->carries += 1ULL << CMN_DT_PMEVCNT_WIDTH;
+		acc->unconfirmed[d]++;
+	}
+	/* From the last sample, with the periods just added */
+	now = (acc->carries << CMN_DTM_PMEVCNT_WIDTH) + acc->last.local;
+	if (now <= acc->high)
+		return 0;
+	delta = now - acc->high;
+	acc->high = now;
+	return delta;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_overflow);
+
+void cmn_hnf_acc_confirm(struct cmn_hnf_acc *acc, u8 dtcs)
+{
+	unsigned int d;
+
+	for (d = 0; d < CMN_HNF_MAX_DTCS; d++)
+		if (dtcs & BIT(d))
+			acc->unconfirmed[d] = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_confirm);
+
+u64 cmn_hnf_acc_revoke(struct cmn_hnf_acc *acc, u8 dtcs)
+{
+	unsigned int d;
+	u64 periods = 0, events;
+
+	for (d = 0; d < CMN_HNF_MAX_DTCS; d++) {
+		if (!(dtcs & BIT(d)))
+			continue;
+		periods += acc->unconfirmed[d];
+		acc->unconfirmed[d] = 0;
+	}
+	events = periods << (CMN_DT_PMEVCNT_WIDTH + CMN_DTM_PMEVCNT_WIDTH);
+	/* every one of them was added to both when it was granted */
+	acc->carries -= periods << CMN_DT_PMEVCNT_WIDTH;
+	acc->high -= events;
+	return events;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_revoke);
+
+u64 cmn_hnf_wrap_delta(u64 prev, u64 cur, unsigned int width, bool ovf)
+{
+	u64 mask = width >= 64 ? ~0ULL : GENMASK_ULL(width - 1, 0);
+	u64 delta = (cur - prev) & mask;
+
+	/* with width 64 a whole period does not fit: the flag adds nothing */
+	if (ovf && cur >= prev && width < 64)
+		delta += 1ULL << width;
+	return delta;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_wrap_delta);
+
 u64 cmn_hnf_local_value(u64 val, unsigned int ctr, unsigned int width)
 {
 	if (width >= 64)
@@ -995,17 +1061,63 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_value);
 
 u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width)
 {
-	if (width >= 64)
-		return cur - prev;
-	return (cur - prev) & GENMASK_ULL(width - 1, 0);
+	return cmn_hnf_wrap_delta(prev, cur, width, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_delta);
 
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur)
 {
-	return (cur - prev) & GENMASK_ULL(CMN_DT_PMCCNTR_WIDTH - 1, 0);
+	return cmn_hnf_wrap_delta(prev, cur, CMN_DT_PMCCNTR_WIDTH, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cycles_delta);
+
+void cmn_hnf_cyc_init(struct cmn_hnf_cyc *cyc, u64 base)
+{
+	cyc->prev = base;
+	cyc->wrapped = false;
+	cyc->unconfirmed = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cyc_init);
+
+u64 cmn_hnf_cyc_update(struct cmn_hnf_cyc *cyc, u64 cur)
+{
+	u64 delta = cmn_hnf_wrap_delta(cyc->prev, cur, CMN_DT_PMCCNTR_WIDTH,
+				       false);
+
+	if (cur < cyc->prev)
+		cyc->wrapped = true;
+	cyc->prev = cur;
+	return delta;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cyc_update);
+
+u64 cmn_hnf_cyc_overflow(struct cmn_hnf_cyc *cyc)
+{
+	/* the last read has prev == cur: a flag no read explains is a period */
+	u64 delta = cmn_hnf_wrap_delta(cyc->prev, cyc->prev,
+				       CMN_DT_PMCCNTR_WIDTH, !cyc->wrapped);
+
+	cyc->wrapped = false;
+	if (delta)
+		cyc->unconfirmed++;
+	return delta;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cyc_overflow);
+
+void cmn_hnf_cyc_confirm(struct cmn_hnf_cyc *cyc)
+{
+	cyc->unconfirmed = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cyc_confirm);
+
+u64 cmn_hnf_cyc_revoke(struct cmn_hnf_cyc *cyc)
+{
+	u64 events = (u64)cyc->unconfirmed << CMN_DT_PMCCNTR_WIDTH;
+
+	cyc->unconfirmed = 0;
+	return events;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cyc_revoke);
 
 /* ------------------------------------------------------------------------ */
 /* Interrupt storms                                                         */
@@ -1017,10 +1129,10 @@ bool cmn_hnf_storm_note(struct cmn_hnf_storm *st, bool explained,
 		st->count = 0;
 		return false;
 	}
-	if (!st->count || now_ms - st->since > CMN_HNF_STORM_WINDOW_MS) {
+	/* a pause longer than the window ends a run */
+	if (!st->count || now_ms - st->last > CMN_HNF_STORM_WINDOW_MS)
 		st->count = 0;
-		st->since = now_ms;
-	}
+	st->last = now_ms;
 	return ++st->count >= CMN_HNF_STORM_IRQS;
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_storm_note);

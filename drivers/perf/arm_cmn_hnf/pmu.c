@@ -11,9 +11,10 @@
  *		32-bit global counter. The event owns that global counter
  *		index on every DTC (CMN-600 cannot tell which DTC an XP
  *		reports to), so its count is the sum over all DTCs of the
- *		global counter times 2^16 plus the local counters. The
- *		overflow interrupt makes sure the global counters are read at
- *		least once per wrap.
+ *		global counter times 2^16 plus the local counters. Each
+ *		wrap of a global counter raises the overflow interrupt, whose
+ *		flag counts the wrap when no read saw it (logic.h, "Overflow
+ *		flags").
  * LOCAL32/64	a bynodeid event in a combined 32- or 64-bit counter of its
  *		HN-F's DTM, which needs no global counter and raises no
  *		interrupt: the poll timer reads the 32-bit ones every
@@ -255,15 +256,12 @@ static void cmn_hnf_update(struct cmn_hnf *cmn, struct perf_event *event)
 {
 	int idx = event->hw.idx;
 	unsigned long flags;
-	u64 delta, now;
+	u64 delta;
 
 	local_irq_save(flags);
 	if (idx == CMN_HNF_IDX_CYCLES) {
-		now = cmn_hnf_hw_read_cycles(cmn);
-		if (now < cmn->cycles_prev)
-			cmn->cycles_wrapped = true;
-		delta = cmn_hnf_cycles_delta(cmn->cycles_prev, now);
-		cmn->cycles_prev = now;
+		delta = cmn_hnf_cyc_update(&cmn->cyc,
+					   cmn_hnf_hw_read_cycles(cmn));
 	} else if (cmn_hnf_idx_local(idx)) {
 		delta = cmn_hnf_local_update(cmn, cmn_hnf_local_of(cmn, idx));
 	} else {
@@ -273,7 +271,20 @@ static void cmn_hnf_update(struct cmn_hnf *cmn, struct perf_event *event)
 	local_irq_restore(flags);
 }
 
-/* Where the next update counts from; taken while the event counts nothing */
+/* Forget overflow flags of global counter (or cycles, bit 8) @bit */
+static void cmn_hnf_forget_overflow(struct cmn_hnf *cmn, u32 bit)
+{
+	unsigned int d;
+
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		cmn_hnf_hw_ovf_clear(cmn, d, bit);
+}
+
+/*
+ * Where the next update counts from; taken while the event counts nothing.
+ * The event's overflow flags are cleared first (in program order, before
+ * the reads): a flag reports a wrap after the baseline, never one before.
+ */
 static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 {
 	int idx = event->hw.idx;
@@ -283,11 +294,13 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 
 	local_irq_save(flags);
 	if (idx == CMN_HNF_IDX_CYCLES) {
-		cmn->cycles_prev = cmn_hnf_hw_read_cycles(cmn);
+		cmn_hnf_hw_ovf_clear(cmn, 0, CMN_DT_PMOVSR_CYCLES);
+		cmn_hnf_cyc_init(&cmn->cyc, cmn_hnf_hw_read_cycles(cmn));
 	} else if (cmn_hnf_idx_local(idx)) {
 		l = cmn_hnf_local_of(cmn, idx);
 		l->prev = cmn_hnf_local_read(cmn, l);
 	} else {
+		cmn_hnf_forget_overflow(cmn, BIT(idx));
 		cmn_hnf_global_sample(cmn, &cmn->ctr[idx], &s);
 		cmn_hnf_acc_init(&cmn->ctr[idx].acc, &s);
 	}
@@ -622,23 +635,15 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 
 	cmn->nr_events++;
 	event->hw.idx = idx;
-	/* A base for the overflow handler even before the event starts */
-	cmn_hnf_baseline(cmn, event);
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	/* start() takes the baseline; a stopped event gets one all the same */
 	if (flags & PERF_EF_START)
 		cmn_hnf_event_start(event, PERF_EF_RELOAD);
+	else
+		cmn_hnf_baseline(cmn, event);
 	cmn_hnf_apply_enable(cmn);
 	cmn_hnf_poll_update(cmn);
 	return 0;
-}
-
-/* Forget overflow flags of a counter that is given back */
-static void cmn_hnf_forget_overflow(struct cmn_hnf *cmn, u32 bit)
-{
-	unsigned int d;
-
-	for (d = 0; d < cmn->topo->num_dtcs; d++)
-		cmn_hnf_hw_ovf_clear(cmn, d, bit);
 }
 
 static void cmn_hnf_event_del(struct perf_event *event, int flags)
@@ -746,45 +751,107 @@ static void cmn_hnf_cancel_txn(struct pmu *pmu)
 /* ---- overflow interrupt ------------------------------------------------- */
 
 /*
- * Global counter @g overflowed on the DTCs in @dtcs: bring its event up to
- * date through the normal read path, which handles the wrap. True when the
- * read saw the counter go through zero on one of them.
+ * The event counting in global counter @g (or the cycles event, @g ==
+ * CMN_HNF_IDX_CYCLES), if it is running: a stopped event counts nothing
+ * and its stop() read it last. A flag of a counter nobody owns is no
+ * driver matter (del() clears the flags of the counter it frees): a flag
+ * that does not clear, and one more unexplained interrupt.
  */
-static bool cmn_hnf_ovf_global(struct cmn_hnf *cmn, unsigned int g, u8 dtcs)
+static struct perf_event *cmn_hnf_ovf_event(struct cmn_hnf *cmn,
+					    unsigned int g)
 {
-	struct cmn_hnf_counter *c = &cmn->ctr[g];
-	bool explained;
+	struct perf_event *event = cmn->ctr[g].event;
 
-	/* del() forgets the flags of the counters it gives back */
-	if (WARN_ON_ONCE(!c->event))
-		return false;
-	/* A stopped event counts nothing; its stop() read it last */
-	if (cmn_hnf_stopped(c->event))
-		return false;
-	cmn_hnf_update(cmn, c->event);
-	explained = c->acc.wrapped & dtcs;
-	c->acc.wrapped &= ~dtcs;
-	return explained;
+	if (!event || cmn_hnf_stopped(event))
+		return NULL;
+	return event;
 }
 
-/* The cycle counters of all DTCs run while pmu_en is set; DTC0's may be ours */
-static bool cmn_hnf_ovf_cycles(struct cmn_hnf *cmn, u8 dtcs)
+/* The DTCs whose overflow status of counter @g (bit @g) is set */
+static u8 cmn_hnf_ovf_dtcs(const struct cmn_hnf *cmn, const u32 *status,
+			   unsigned int g)
 {
-	struct perf_event *event = cmn->ctr[CMN_HNF_IDX_CYCLES].event;
-	bool explained;
+	unsigned int d;
+	u8 dtcs = 0;
 
-	if (!(dtcs & BIT(0)) || !event || cmn_hnf_stopped(event))
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		if (status[d] & BIT(g))
+			dtcs |= BIT(d);
+	/* the cycle counters of all DTCs run; only DTC0's may be ours */
+	if (g == CMN_HNF_IDX_CYCLES)
+		dtcs &= BIT(0);
+	return dtcs;
+}
+
+/*
+ * Read counter @g's event (whose flags are set on @dtcs) through the normal
+ * read path, which counts any wrap the read sees. True when it saw one on
+ * a flagged DTC: the interrupt is explained.
+ */
+static bool cmn_hnf_ovf_read(struct cmn_hnf *cmn, unsigned int g, u8 dtcs)
+{
+	struct perf_event *event = cmn_hnf_ovf_event(cmn, g);
+
+	if (!event || !dtcs)
 		return false;
 	cmn_hnf_update(cmn, event);
-	explained = cmn->cycles_wrapped;
-	cmn->cycles_wrapped = false;
-	return explained;
+	if (g == CMN_HNF_IDX_CYCLES)
+		return cmn->cyc.wrapped;
+	return cmn->ctr[g].acc.wrapped & dtcs;
+}
+
+/* Each flag of @dtcs reports one wrap: count those no read has counted */
+static void cmn_hnf_ovf_account(struct cmn_hnf *cmn, unsigned int g, u8 dtcs)
+{
+	struct perf_event *event = cmn_hnf_ovf_event(cmn, g);
+	u64 delta;
+
+	if (!event || !dtcs)
+		return;
+	if (g == CMN_HNF_IDX_CYCLES)
+		delta = cmn_hnf_cyc_overflow(&cmn->cyc);
+	else
+		delta = cmn_hnf_acc_overflow(&cmn->ctr[g].acc, dtcs);
+	local64_add(delta, &event->count);
+}
+
+/*
+ * The periods added on the flags of @line's DTCs stand (@keep), or are
+ * taken back because the line was storming.
+ */
+static void cmn_hnf_line_settle(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
+				bool keep)
+{
+	struct perf_event *event;
+	unsigned int g;
+	u64 undo;
+
+	for (g = 0; g <= CMN_HNF_IDX_CYCLES; g++) {
+		event = cmn->ctr[g].event;
+		if (!event)
+			continue;
+		if (g == CMN_HNF_IDX_CYCLES) {
+			if (!(line->dtc_mask & BIT(0)))
+				continue;
+			if (keep)
+				cmn_hnf_cyc_confirm(&cmn->cyc);
+			undo = keep ? 0 : cmn_hnf_cyc_revoke(&cmn->cyc);
+		} else {
+			if (keep)
+				cmn_hnf_acc_confirm(&cmn->ctr[g].acc, line->dtc_mask);
+			undo = keep ? 0 : cmn_hnf_acc_revoke(&cmn->ctr[g].acc,
+							     line->dtc_mask);
+		}
+		if (undo)
+			local64_sub(undo, &event->count);
+	}
 }
 
 /*
  * An overflow flag that fires again and again with no counter wrapping
  * would keep this CPU in the handler: take the line out of service and read
- * the counters from the poll timer instead, which needs no interrupt.
+ * the counters from the poll timer instead, which needs no interrupt. The
+ * periods its flags added meanwhile were never there.
  */
 static void cmn_hnf_line_stormed(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
 				 u32 status)
@@ -792,6 +859,7 @@ static void cmn_hnf_line_stormed(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
 	disable_irq_nosync(line->irq);
 	line->polled = true;
 	WRITE_ONCE(cmn->nr_polled_lines, cmn->nr_polled_lines + 1);
+	cmn_hnf_line_settle(cmn, line, false);
 	dev_err(cmn->dev,
 		"IRQ %d: %u overflow interrupts without a counter wrap (status 0x%x): line disabled, counters polled every %u ms\n",
 		line->irq, CMN_HNF_STORM_IRQS, status, CMN_HNF_POLL_MS);
@@ -800,17 +868,18 @@ static void cmn_hnf_line_stormed(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
 
 /*
  * One pass over the DTCs on this line: read every overflow status once,
- * bring each flagged counter's event up to date once, clear what was read.
+ * bring each flagged counter's event up to date once, count the wraps the
+ * flags report that the reads did not see, clear what was read.
  */
 irqreturn_t cmn_hnf_irq_handler(int irq, void *dev_id)
 {
 	struct cmn_hnf_irq *line = dev_id;
 	struct cmn_hnf *cmn = line->cmn;
 	u32 status[CMN_HNF_MAX_DTCS] = {};
+	u8 dtcs[CMN_HNF_IDX_CYCLES + 1];
 	unsigned long pending = 0;
-	bool explained = false;
+	bool explained = false, storming;
 	unsigned int d, g;
-	u8 dtcs;
 
 	for (d = 0; d < cmn->topo->num_dtcs; d++) {
 		if (!(line->dtc_mask & BIT(d)))
@@ -822,23 +891,24 @@ irqreturn_t cmn_hnf_irq_handler(int irq, void *dev_id)
 		return IRQ_NONE;
 
 	for (g = 0; g <= CMN_HNF_IDX_CYCLES; g++) {
-		if (!(pending & BIT(g)))
-			continue;
-		dtcs = 0;
-		for (d = 0; d < cmn->topo->num_dtcs; d++)
-			if (status[d] & BIT(g))
-				dtcs |= BIT(d);
-		if (g == CMN_HNF_IDX_CYCLES)
-			explained |= cmn_hnf_ovf_cycles(cmn, dtcs);
-		else
-			explained |= cmn_hnf_ovf_global(cmn, g, dtcs);
+		dtcs[g] = (pending & BIT(g)) ? cmn_hnf_ovf_dtcs(cmn, status, g) : 0;
+		explained |= cmn_hnf_ovf_read(cmn, g, dtcs[g]);
 	}
+	storming = cmn_hnf_storm_note(&line->storm, explained,
+				      jiffies_to_msecs(jiffies));
+	/* no unexplained run before this interrupt: what it added stands */
+	if (cmn_hnf_storm_fresh(&line->storm))
+		cmn_hnf_line_settle(cmn, line, true);
+	for (g = 0; g <= CMN_HNF_IDX_CYCLES; g++)
+		cmn_hnf_ovf_account(cmn, g, dtcs[g]);
+	if (explained)
+		cmn_hnf_line_settle(cmn, line, true);
+
 	for (d = 0; d < cmn->topo->num_dtcs; d++)
 		if (status[d])
 			cmn_hnf_hw_ovf_clear(cmn, d, status[d]);
 
-	if (cmn_hnf_storm_note(&line->storm, explained,
-			       jiffies_to_msecs(jiffies)))
+	if (storming)
 		cmn_hnf_line_stormed(cmn, line, pending);
 	return IRQ_HANDLED;
 }

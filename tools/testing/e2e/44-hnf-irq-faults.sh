@@ -18,7 +18,7 @@
 # e.g. faults/4x2-2dtc-dtc1-noirq):
 #   noirq/probe_refused     no PMU registers
 #   noirq/one_error_line    exactly one error-level line from the driver
-# (A pmovsr bit that never clears: pending/45-hnf-irq-storm.sh.)
+# (A pmovsr bit that never clears: 45-hnf-irq-storm.sh.)
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 

@@ -25,6 +25,8 @@
 #                     its boots must end with an empty kmemleak scan
 #                     (result <...>/kmemleak)
 #   FW=dt|acpi        default both
+#   E2E_JOBS=N        boot N guests at once (default 1); the results are
+#                     printed in boot order all the same
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
 #

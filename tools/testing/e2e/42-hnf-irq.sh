@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# meshes: default 4x2-2dtc 8x8-32hnf-4dtc
+# meshes: default 4x2-2dtc 8x8-32hnf-4dtc shared-irq
+# subset-meshes: 4x2-2dtc@dt
+# results: 7
 # timeout: 300
 #
 # Counting that needs the overflow interrupt: each step below moves a
@@ -21,9 +23,6 @@
 # Cases: slc_miss over all HN-Fs, slc_miss on one HN-F (bynodeid), and
 # dtc_cycles. A driver whose interrupt handler does nothing (or only clears
 # the flags) fails them.
-# Pending (see README here): main's handler reads the counters at each wrap
-# without accounting for the wrap, so it loses one period per wrap after
-# the first.
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
