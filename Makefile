@@ -30,6 +30,7 @@
 #                             MESH=, BENCH_MESHES=, KERNEL=, FW=, BENCH_*)
 #   make pkg-test             install/purge the packages with DKMS in a fresh
 #                             Debian 12 chroot, and walk the README quick start
+#   make mutants              does each bug of tools/testing/mutants/ fail a test? (not in check)
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE
 # (default /var/cache/arm-cmn-hnf), never into this tree.
@@ -163,6 +164,9 @@ bench:
 pkg-test:
 	$(TESTING)/pkg/pkg-test.sh
 
+mutants:
+	$(TESTING)/mutants/run.sh
+
 .PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
 	deb tools install-tools uninstall-tools test-browser lint kunit e2e demo check pkg-test \
-	fuzz stress bench
+	fuzz stress bench mutants

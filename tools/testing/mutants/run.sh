@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh (make mutants): does the test suite catch plausible driver bugs?
+#
+# Each tools/testing/mutants/NN-name.patch is one such bug, a git-apply'able
+# patch against the driver with a header (the text before its first
+# "diff --git" line, which git apply ignores):
+#
+#   Mutant: <the bug, one line>
+#   ...free text: why it is plausible, which test must kill it...
+#   Kill: kunit
+#   Kill: e2e TESTS=<names> MESH=<mesh> [KERNEL=6.12] [FW=dt] [E2E_EXTRA=<dir>]
+#
+# Only the first "Kill:" line counts: the smallest run that must see the bug.
+# "kunit" runs `make kunit` (6.12 KUnit kernel), "e2e ..." runs `make e2e`
+# with those variables (KERNEL=6.12 FW=dt unless given; a relative
+# E2E_EXTRA is taken from the repository root).
+#
+# The work tree (without .git) is copied once to
+# $CMN_HNF_CACHE/out/mutants/<tree>/orig/, and from there to
+# $CMN_HNF_CACHE/out/mutants/<tree>/src/; the runs are made with that
+# copy's own scripts, so the copy's driver is what gets built and tested.
+# First each distinct run is made once on the unpatched copy and must
+# report at least one PASS and no FAIL: a test failing for another reason
+# never counts as a kill (runs that differ only in their TESTS make one
+# baseline run, with all their tests). Then, for each mutant, the copy is
+# brought back to the work tree's content, the patch applied and its run
+# made. The copy is synchronised by content: a file whose content changed
+# gets a new time stamp, the others keep theirs, so the harness's
+# incremental builds (kept per source tree) rebuild exactly what the patch
+# (or its removal) touched.
+#
+# A mutant is killed when its run reports at least one FAIL line. A patch
+# that does not apply, a mutant that does not build, or a run that reports
+# nothing is an error (a broken mutant), not a kill.
+#
+# Output (stdout): "mutant <name>: killed by <test>", "mutant <name>:
+# SURVIVED" or "mutant <name>: ERROR: <why>", then "N killed, N survived"
+# (", N errors" when there are some). Exit status 0 only if every mutant
+# was killed. Progress and the total time go to stderr; each run's output
+# is kept in $CMN_HNF_CACHE/out/mutants/<tree>/logs/.
+#
+# MUTANTS=name,...   run only these (NN-name, name or NN)
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+MDIR="$TESTING/mutants"
+W="$OUTD/mutants/$(printf '%s' "$REPO" | md5sum | cut -c1-8)"
+LOGS="$W/logs"
+mkdir -p "$LOGS"
+t_start=$(date +%s)
+
+# ---- which mutants ----------------------------------------------------------
+all=()
+for p in "$MDIR"/[0-9]*.patch; do
+	[ -f "$p" ] && all+=("$(basename "$p" .patch)")
+done
+[ ${#all[@]} -gt 0 ] || { echo "mutants: no patch in $MDIR"; exit 1; }
+
+sel=()
+if [ -n "${MUTANTS:-}" ]; then
+	IFS=', ' read -r -a want <<< "$MUTANTS"
+	for w in "${want[@]}"; do
+		[ -n "$w" ] || continue
+		found=
+		for m in "${all[@]}"; do
+			if [ "$m" = "$w" ] || [ "${m#[0-9][0-9]-}" = "$w" ] ||
+			   [ "${m%%-*}" = "$w" ]; then
+				sel+=("$m")
+				found=1
+			fi
+		done
+		[ -n "$found" ] || { echo "mutants: no mutant called '$w'"; exit 1; }
+	done
+else
+	sel=("${all[@]}")
+fi
+
+# kill_spec NAME: the first Kill: line of the mutant's header
+kill_spec() {
+	sed -n '/^diff --git /q; s/^Kill:[[:space:]]*//p' "$MDIR/$1.patch" |
+		head -n 1 | sed 's/[[:space:]]*$//'
+}
+
+declare -A SPEC=()
+for m in "${sel[@]}"; do
+	SPEC[$m]=$(kill_spec "$m")
+	case ${SPEC[$m]} in
+	kunit | "e2e "*) ;;
+	*) echo "mutants: $m.patch: no valid 'Kill:' line (kunit or e2e ...)"; exit 1 ;;
+	esac
+done
+
+# ---- copies -------------------------------------------------------------------
+# copy_tree FROM DIR: DIR becomes FROM's content. Files whose content
+# changed get a new mtime (-c, no -t), unchanged ones keep theirs, so the
+# incremental builds of the harness see exactly what changed since the
+# previous run.
+copy_tree() {
+	mkdir -p "$2"
+	rsync -rlpc --delete --exclude=.git --exclude='*.o' --exclude='*.ko' \
+		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
+		--exclude=Module.symvers --exclude=modules.order "$1/" "$2/"
+}
+
+# run_spec DIR SPEC OUT: make the run SPEC with the scripts of tree DIR,
+# stdout (result lines) to OUT, stderr to OUT.err; returns its status
+run_spec() {
+	local dir=$1 spec=$2 out=$3 kv kernel=6.12 fw=dt tests="" mesh="" extra=""
+	# shellcheck disable=SC2086
+	set -- $spec
+	case $1 in
+	kunit)
+		KUNIT_KERNEL=6.12 "$dir/tools/testing/kunit/run.sh" > "$out" 2> "$out.err"
+		return
+		;;
+	esac
+	shift
+	for kv in "$@"; do
+		case $kv in
+		TESTS=*) tests="$tests ${kv#TESTS=}" ;;
+		MESH=*) mesh=${kv#MESH=} ;;
+		KERNEL=*) kernel=${kv#KERNEL=} ;;
+		FW=*) fw=${kv#FW=} ;;
+		E2E_EXTRA=*)
+			extra=${kv#E2E_EXTRA=}
+			case $extra in /*) ;; *) extra="$dir/$extra" ;; esac ;;
+		*) echo "FAIL: mutants/spec: unknown word '$kv' in '$spec'" > "$out"; return 1 ;;
+		esac
+	done
+	tests=${tests# }
+	tests=${tests//,/ }
+	TESTS="$tests" MESH="$mesh" KERNEL="$kernel" FW="$fw" E2E_EXTRA="$extra" \
+		MESH_SUBSET='' "$dir/tools/testing/vm/e2e.sh" > "$out" 2> "$out.err"
+}
+
+# A FAIL line that is the build's, not a test's
+build_fail_re='^FAIL: [^ ]*/(modules-build|kernel-build|stage):'
+
+spec_key() { printf '%s' "$1" | md5sum | cut -c1-8; }
+
+# ---- baseline: every distinct run on the unpatched tree -------------------------
+# Runs that differ only in TESTS share one baseline run (one boot) with the
+# union of their tests; it must pass as a whole.
+# base_key SPEC: SPEC without its TESTS= words
+base_key() {
+	local w k=
+	for w in $1; do
+		case $w in TESTS=*) ;; *) k="$k $w" ;; esac
+	done
+	echo "${k# }"
+}
+# base_tests SPEC: its TESTS= words
+base_tests() {
+	local w t=
+	for w in $1; do
+		case $w in TESTS=*) t="$t $w" ;; esac
+	done
+	echo "${t# }"
+}
+
+declare -A BASE_OK=() BASE_WHY=() BKEY=() BTESTS=()
+for m in "${sel[@]}"; do
+	s=${SPEC[$m]}
+	k=$(base_key "$s")
+	BKEY[$s]=$k
+	for t in $(base_tests "$s"); do
+		case " ${BTESTS[$k]:-} " in *" $t "*) ;; *) BTESTS[$k]="${BTESTS[$k]:-} $t" ;; esac
+	done
+done
+# the work tree as it is now, for the whole run (it may change meanwhile)
+orig="$W/orig"
+copy_tree "$REPO" "$orig"
+src="$W/src"
+copy_tree "$orig" "$src"
+declare -A BDONE=()
+for m in "${sel[@]}"; do
+	k=${BKEY[${SPEC[$m]}]}
+	[ -n "${BDONE[$k]:-}" ] && continue
+	BDONE[$k]=1
+	# the kind first, then the TESTS, then the rest
+	bs="${k%% *}${BTESTS[$k]:-}"
+	[ "$k" = "${k%% *}" ] || bs="$bs ${k#* }"
+	out="$LOGS/base-$(spec_key "$bs").out"
+	log "mutants: baseline: $bs"
+	rc=0
+	timed "mutants: baseline $bs" run_spec "$src" "$bs" "$out" || rc=$?
+	np=$(grep -c '^PASS: ' "$out" || true)
+	nf=$(grep -c '^FAIL: ' "$out" || true)
+	if [ "$rc" = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ]; then
+		BASE_OK[$k]=1
+		log "mutants: baseline '$bs': $np passed, 0 failed"
+	else
+		BASE_OK[$k]=0
+		BASE_WHY[$k]="the unpatched tree does not pass '$bs' ($np passed, $nf failed, exit $rc; $out)"
+		log "mutants: ${BASE_WHY[$k]}"
+		grep '^FAIL: ' "$out" | head -n 5 | sed 's/^/  /' >&3 || true
+	fi
+done
+
+# ---- the mutants ------------------------------------------------------------------
+nk=0
+ns=0
+ne=0
+for m in "${sel[@]}"; do
+	s=${SPEC[$m]}
+	k=${BKEY[$s]}
+	if [ "${BASE_OK[$k]}" != 1 ]; then
+		echo "mutant $m: ERROR: ${BASE_WHY[$k]}"
+		ne=$((ne + 1))
+		continue
+	fi
+	copy_tree "$orig" "$src"
+	if ! (cd "$src" && git apply -p1 "$MDIR/$m.patch") 2> "$LOGS/$m.apply"; then
+		echo "mutant $m: ERROR: the patch does not apply: $(head -n 1 "$LOGS/$m.apply")"
+		ne=$((ne + 1))
+		continue
+	fi
+	out="$LOGS/$m.out"
+	log "mutants: $m: $s"
+	rc=0
+	timed "mutants: $m" run_spec "$src" "$s" "$out" || rc=$?
+	if grep -qE "$build_fail_re" "$out" ||
+	   ! grep -qE '^(PASS|FAIL): ' "$out"; then
+		echo "mutant $m: ERROR: the mutant did not build or its run reported nothing (exit $rc; $out, $out.err)"
+		grep -E "$build_fail_re" "$out" | head -n 3 | sed 's/^/    /' || true
+		ne=$((ne + 1))
+		continue
+	fi
+	first=$(grep -m1 '^FAIL: ' "$out" || true)
+	if [ -n "$first" ]; then
+		name=${first#FAIL: }
+		echo "mutant $m: killed by ${name%%: *}"
+		grep '^FAIL: ' "$out" | head -n 4 | sed 's/^/    /' || true
+		nk=$((nk + 1))
+	else
+		echo "mutant $m: SURVIVED"
+		ns=$((ns + 1))
+	fi
+done
+
+# leave the copy as the work tree, not as the last mutant
+copy_tree "$orig" "$src"
+log "mutants: ${#sel[@]} mutant(s) in $(( $(date +%s) - t_start )) s; logs in $LOGS"
+if [ "$ne" -gt 0 ]; then
+	echo "$nk killed, $ns survived, $ne errors"
+else
+	echo "$nk killed, $ns survived"
+fi
+[ "$ns" = 0 ] && [ "$ne" = 0 ]
