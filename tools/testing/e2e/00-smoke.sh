@@ -17,6 +17,7 @@
 #                           of the HN-Fs it places right)
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
+. /e2e/lib-armcmn.sh
 
 N=100000
 

@@ -656,6 +656,12 @@ lc_armcmn_bits() {
 	fi
 	__x=$(lc_info "$1" x)
 	__y=$(lc_info "$1" y)
+	# no such line (5.10's arm-cmn prints none): the running kernel's rule
+	# from lib-armcmn.sh where the script sourced it
+	if type armcmn_bits_for > /dev/null 2>&1; then
+		armcmn_bits_for "$__x" "$__y"
+		return
+	fi
 	lc_fls $(( (__x - 1) | (__y - 1) ))
 }
 
