@@ -43,25 +43,6 @@ static bool path_exists(const char *p)
 	return !stat(p, &st);
 }
 
-static void link_base(const char *path, char *buf, size_t len)
-{
-	char link[CMN_PATH_LEN], *slash;
-	ssize_t n;
-
-	buf[0] = '\0';
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	snprintf(buf, len, "%s", slash ? slash + 1 : link);
-}
-
-static bool is_cmn600_modalias(const char *m)
-{
-	return strstr(m, "ARMHC600") || strstr(m, "arm,cmn-600");
-}
-
 /*
  * The upstream arm_cmn driver keeps the device it takes (no unbind), so
  * the fix depends on how it is built. Both ways it has /sys/module/arm_cmn
@@ -106,12 +87,12 @@ static int check_devices(struct check_ctx *c, int npmu)
 			snprintf(path, sizeof(path), "%s/%s/modalias", dir,
 				 de->d_name);
 			if (cmn_read_file(path, alias, sizeof(alias)) < 0 ||
-			    !is_cmn600_modalias(alias))
+			    !cmn_is_cmn600_modalias(alias))
 				continue;
 			found++;
 			snprintf(path, sizeof(path), "%s/%s/driver", dir,
 				 de->d_name);
-			link_base(path, drv, sizeof(drv));
+			cmn_link_base(path, drv, sizeof(drv));
 			if (!drv[0]) {
 				say(c, V_WARN,
 				    "device %s (CMN-600) has no driver; fix: modprobe arm_cmn_hnf",
@@ -145,7 +126,7 @@ static int check_devices(struct check_ctx *c, int npmu)
 			snprintf(path, sizeof(path), "%s/%s/modalias", dir,
 				 de->d_name);
 			if (cmn_read_file(path, alias, sizeof(alias)) >= 0 &&
-			    is_cmn600_modalias(alias))
+			    cmn_is_cmn600_modalias(alias))
 				continue;	/* already reported above */
 			bad++;
 			say(c, V_FAIL, "arm-cmn drives %s; fix: %s", de->d_name,

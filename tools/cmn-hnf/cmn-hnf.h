@@ -48,6 +48,10 @@ int cmn_parse_u64(const char *s, uint64_t *val);
 /* First CPU of a cpulist string ("0", "0-3,8"), or -1 */
 int cmn_cpulist_first(const char *s);
 bool cmn_isatty(FILE *f);
+/* Last path component of the symlink at @path into @buf ("" if none) */
+void cmn_link_base(const char *path, char *buf, size_t len);
+/* True for the modalias of a CMN-600 device (ACPI ARMHC600 or DT arm,cmn-600) */
+bool cmn_is_cmn600_modalias(const char *modalias);
 /* Seconds of CLOCK_REALTIME (the Unix epoch), for timestamps */
 double cmn_epoch_now(void);
 

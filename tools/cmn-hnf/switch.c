@@ -77,25 +77,6 @@ static bool path_exists(const char *p)
 	return !lstat(p, &st);
 }
 
-static void link_base(const char *path, char *buf, size_t len)
-{
-	char link[CMN_PATH_LEN], *slash;
-	ssize_t n;
-
-	buf[0] = '\0';
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	snprintf(buf, len, "%s", slash ? slash + 1 : link);
-}
-
-static bool is_cmn600(const char *modalias)
-{
-	return strstr(modalias, "ARMHC600") || strstr(modalias, "arm,cmn-600");
-}
-
 static int cmp_dev(const void *a, const void *b)
 {
 	return strcmp(((const struct sw_dev *)a)->name,
@@ -120,11 +101,11 @@ static void scan_devices(struct sw_state *s)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/modalias", dir, de->d_name);
 		if (cmn_read_file(path, alias, sizeof(alias)) < 0 ||
-		    !is_cmn600(alias))
+		    !cmn_is_cmn600_modalias(alias))
 			continue;
 		snprintf(dev->name, sizeof(dev->name), "%s", de->d_name);
 		snprintf(path, sizeof(path), "%s/%s/driver", dir, de->d_name);
-		link_base(path, dev->driver, sizeof(dev->driver));
+		cmn_link_base(path, dev->driver, sizeof(dev->driver));
 		s->ndev++;
 	}
 	closedir(d);

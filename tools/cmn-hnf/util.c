@@ -151,6 +151,25 @@ bool cmn_isatty(FILE *f)
 	return isatty(fileno(f));
 }
 
+void cmn_link_base(const char *path, char *buf, size_t len)
+{
+	char link[CMN_PATH_LEN], *slash;
+	ssize_t n;
+
+	buf[0] = '\0';
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	snprintf(buf, len, "%s", slash ? slash + 1 : link);
+}
+
+bool cmn_is_cmn600_modalias(const char *modalias)
+{
+	return strstr(modalias, "ARMHC600") || strstr(modalias, "arm,cmn-600");
+}
+
 double cmn_epoch_now(void)
 {
 	struct timespec ts;
