@@ -7,7 +7,8 @@
 # Per-HN-F counting in DTM-local counters, and the driver's own rules
 # (Documentation/internals.rst, "Where an event counts"):
 #   per_hnf/<alias>@<id>      slc_miss and slc_access with bynodeid=1 on every
-#                             HN-F in one perf run: every event at 100%
+#                             HN-F in one perf run (one per round of at most
+#                             one HN-F per XP): every event at 100%
 #                             running, every count exact (arm-cmn: 8 global
 #                             counters for all of them)
 #   per_hnf_occupancy/...     pocq_occupancy_write on every HN-F (64-bit
@@ -72,20 +73,44 @@ check_eq config1 "$(cmn-drv open $P 0x1 1 0)" EINVAL
 check_eq config2 "$(cmn-drv open $P 0x1 0 0x8000000000000000)" EINVAL
 
 # ---- per-HN-F views ---------------------------------------------------------
-items=
+# A DTM has four 16-bit local counters: two 32-bit pairs or one 64-bit
+# counter. So the per-HN-F views run in rounds with at most one HN-F per XP
+# (node id >> 3; the low bits are port and device): round k takes the k-th
+# HN-F of every XP. On a mesh with one HN-F per XP that is a single run of
+# every HN-F at once.
+rounds=0
+seen=
 for n in $hnfs; do
-	items="$items $P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
-	items="$items $P/slc_access,bynodeid=1,nodeid=$n/|slc_access|$n"
+	xp=$((n >> 3))
+	k=0
+	for s in $seen; do
+		[ "$s" = "$xp" ] && k=$((k + 1))
+	done
+	seen="$seen $xp"
+	eval "round$k=\"\${round$k-} $n\""
+	[ $k -lt $rounds ] || rounds=$((k + 1))
 done
-# shellcheck disable=SC2086 # word splitting wanted
-lc_batch_check per_hnf $P 0 $N $items
+note "per-HN-F views in $rounds round(s) (most HN-Fs on one XP)"
+k=0
+while [ $k -lt $rounds ]; do
+	ns=
+	eval "ns=\$round$k"
+	items=
+	for n in $ns; do
+		items="$items $P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
+		items="$items $P/slc_access,bynodeid=1,nodeid=$n/|slc_access|$n"
+	done
+	# shellcheck disable=SC2086 # word splitting wanted
+	lc_batch_check per_hnf $P 0 $N $items
 
-items=
-for n in $hnfs; do
-	items="$items $P/pocq_occupancy_write,bynodeid=1,nodeid=$n/|pocq_occupancy_write|$n"
+	items=
+	for n in $ns; do
+		items="$items $P/pocq_occupancy_write,bynodeid=1,nodeid=$n/|pocq_occupancy_write|$n"
+	done
+	# shellcheck disable=SC2086 # word splitting wanted
+	lc_batch_check per_hnf_occupancy $P 0 $N $items
+	k=$((k + 1))
 done
-# shellcheck disable=SC2086 # word splitting wanted
-lc_batch_check per_hnf_occupancy $P 0 $N $items
 
 items=
 for al in slc_miss slc_access mc_reqs sf_hit; do
