@@ -21,7 +21,8 @@
 #                        ending with an empty kmemleak scan; the PMU fuzzer
 #                        runs here instead of on 6.12
 #
-# The stages run one after the other, but for the e2e ones: the boots of
+# The stages run one after the other (the e2e guests' downloads start in
+# the background at once), but for the e2e ones: the boots of
 # every e2e-* stage go into ONE pool of CHECK_E2E_JOBS guests, longest first
 # (tools/testing/vm/e2e.sh E2E_PLAN), so the two cores stay busy to the end
 # instead of idling behind each stage's longest boot. The pool runs where
@@ -132,6 +133,11 @@ e2e_pool() {
 		esac
 	done
 	[ ${#stages[@]} -gt 0 ] || return 0
+	if [ -n "$prefetch" ]; then
+		log "===== e2e pool: waiting for the guest downloads ($RES/prefetch.out)"
+		wait "$prefetch" || log "guest downloads failed (e2e.sh tries again): $(tail -n 3 "$RES/prefetch.out")"
+		prefetch=
+	fi
 	log "===== e2e pool (${#stages[@]} stages, $EJOBS guests at once):$plan"
 	: >"$rep"
 	t0=$(date +%s)
@@ -178,6 +184,20 @@ e2e_pool() {
 T0=$(date +%s)
 e2e_done=
 ensure_host_packages
+# The e2e guests' downloads (network-bound, cold: minutes) overlap the
+# stages before the pool: fetch-guest.sh in the background, under the lock
+# e2e.sh takes for it. The pool waits for it; what it could not fetch, e2e.sh
+# fetches again and reports.
+prefetch=
+case " $STAGES " in *" e2e "*)
+	(
+		# shellcheck disable=SC2086 # a list of kernels
+		resolve_kvers &&
+			flock "$OUTD/.build.lock" "$TESTING/vm/fetch-guest.sh" \
+				${CHECK_KERNELS:-7.2 6.12 6.1 5.10}
+	) >"$RES/prefetch.out" 2>&1 </dev/null &
+	prefetch=$! ;;
+esac
 for st in $STAGES; do
 	case $st in
 	lint)
