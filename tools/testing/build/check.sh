@@ -44,8 +44,8 @@
 #
 # Environment: CHECK_STAGES (default "lint harness tools pkg kunit kunit-7.2
 # e2e"; add e2e-debug for the debug-kernel stages: measured, their default
-# mesh boots alone cost more host CPU than the whole 20-minute budget, see
-# Documentation/testing.rst), CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS
+# mesh boots alone project to more host CPU than the whole 20-minute
+# budget, see Documentation/testing.rst), CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS
 # (default "dt acpi"), CHECK_PRIMARY (the guest that runs every mesh,
 # default 7.2-dt: the newest kernel, whose API, perf and arm-cmn move first;
 # 6.12 gets the debug kernel and KUnit besides; the others run the meshes
