@@ -186,7 +186,11 @@ fi
 # The pool must boot exactly what the stages boot one by one (MESH_SUBSET
 # per stage), the debug stages every script, and the fuzzer only on the
 # debug kernel once that is in the run.
-list() { env E2E_LIST=1 "$@" "$VM/e2e.sh" 2>/dev/null | sort; }
+# (the caller's own selection, e.g. make check TESTS=..., must not leak in)
+list() {
+	env -u TESTS -u MESH -u MESH_SUBSET -u MESH_SUBSET_KEEP -u KERNEL -u FW \
+		-u E2E_PLAN -u E2E_EXTRA E2E_LIST=1 "$@" "$VM/e2e.sh" 2>/dev/null | sort
+}
 S="default two-mesh numa1"
 P="7.2/dt 6.12/dt=${S// /,} 5.10/acpi=${S// /,}"
 { list KERNEL=7.2 FW=dt MESH_SUBSET=
