@@ -171,10 +171,13 @@ else
 	mkdir -p "$RUN"
 	ln -sfn "e2e-$RUNID" "$OUTD/logs/e2e-latest"
 fi
-# keep the logs of the last 20 runs (and of any run younger than an hour)
+# keep the logs of the last 20 runs, of any run younger than an hour and of
+# any run still going (its directory ends in the pid of its e2e.sh, and a
+# debug-kernel run lasts hours)
 # shellcheck disable=SC2012
 ls -1d "$OUTD"/logs/e2e-2* 2>/dev/null | sort | head -n -20 |
 	while read -r d; do
+		kill -0 "${d##*-}" 2>/dev/null && continue
 		if [ -n "$(find "$d" -maxdepth 0 -mmin +60)" ]; then rm -rf "$d"; fi
 	done
 
