@@ -386,6 +386,47 @@ u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width);
 /* The 40-bit cycle counter */
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur);
 
+/*
+ * Late polls of a LOCAL32 counter. A 32-bit local counter raises nothing
+ * when it wraps, and CMN-600's DTM keeps no overflow status for it: a poll
+ * that comes after more than one period of the counter (a stalled CPU,
+ * long sections with interrupts off, firmware) cannot see the wraps in
+ * between. The DTC0 cycle counter, read at each poll, bounds what the
+ * counter can have counted since the previous poll (CMN_HNF_MAX_EVENT_RATE
+ * per cycle). Within the bound the reads are exact; beyond it the missed
+ * wraps are taken from the event's rate over its last unambiguous span,
+ * which is exact at a steady rate and never more than the bound allows.
+ *
+ * @rate:	events per cycle, fixed point (CMN_HNF_RATE_SHIFT), measured
+ *		over the last span of at least CMN_HNF_RATE_MIN_CYCLES that
+ *		could not hide a wrap
+ * @known:	@rate was measured
+ */
+#define CMN_HNF_RATE_SHIFT		20
+#define CMN_HNF_RATE_MIN_CYCLES		BIT_ULL(16)
+
+struct cmn_hnf_local_rate {
+	u64 rate;
+	bool known;
+};
+
+/* Most events a non-occupancy event can add in @cycles mesh cycles */
+static inline u64 cmn_hnf_local_bound(u64 cycles)
+{
+	return cycles * CMN_HNF_MAX_EVENT_RATE;
+}
+
+/*
+ * The reads of a LOCAL32 counter counted @seen events over a span of
+ * @cycles mesh cycles (at least the span of those reads; below 2^40, the
+ * width of the cycle counter that measures it). Returns the
+ * events the reads missed (whole 2^32 periods) and notes the rate of an
+ * unambiguous span in @r. *@late: wraps may have been missed (the span is
+ * beyond one period at the worst-case rate).
+ */
+u64 cmn_hnf_local_missed(struct cmn_hnf_local_rate *r, u64 seen, u64 cycles,
+			 bool *late);
+
 /**
  * struct cmn_hnf_cyc - the running state of the cycles event (DTC0)
  * @prev:	the cycle counter at the last read

@@ -62,6 +62,9 @@ struct cmn_hnf_counter {
  * @width:	32 or 64
  * @slot:	its pmu_event_sel slot on the HN-F
  * @prev:	the counter's value at the last read
+ * @stamp:	LOCAL32: the DTC0 cycle counter when @seen was last settled
+ * @seen:	LOCAL32: events the reads counted since @stamp
+ * @rate:	LOCAL32: its rate, for wraps a late poll cannot see
  */
 struct cmn_hnf_local {
 	struct perf_event *event;
@@ -71,6 +74,9 @@ struct cmn_hnf_local {
 	u8 width;
 	u8 slot;
 	u64 prev;
+	u64 stamp;
+	u64 seen;
+	struct cmn_hnf_local_rate rate;
 };
 
 struct cmn_hnf;
@@ -128,6 +134,8 @@ struct cmn_hnf {
 	unsigned int nr_events;		/* added, of any kind */
 	unsigned int nr_polled;		/* added LOCAL32 events */
 	unsigned int nr_polled_lines;	/* lines with .polled set */
+	bool cycles_clock;		/* DTC0 cg_disable is set */
+	unsigned long late_polls;	/* LOCAL32 settles that may miss wraps */
 	struct hrtimer poll;
 	struct cmn_hnf_alloc_state alloc;
 	/* one per global counter index, then the cycle counter */

@@ -291,6 +291,7 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 					     CMN_DT_PMOVSR_CYCLES);
 	}
 	cmn->hw_enabled = false;
+	cmn->cycles_clock = false;
 }
 
 /* Remove and shutdown: stop everything that probe started. */

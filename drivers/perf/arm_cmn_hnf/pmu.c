@@ -246,7 +246,46 @@ static u64 cmn_hnf_local_update(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
 	u64 delta = cmn_hnf_local_delta(l->prev, cur, l->width);
 
 	l->prev = cur;
+	l->seen += delta;
 	return delta;
+}
+
+/*
+ * LOCAL32 @l was just read, and @now is the DTC0 cycle counter read after
+ * that: count the wraps that its reads since l->stamp could not see (a
+ * late poll; logic.h, "Late polls") and start a new span.
+ */
+static void cmn_hnf_local_settle(struct cmn_hnf *cmn, struct cmn_hnf_local *l,
+				 u64 now)
+{
+	u64 cycles = cmn_hnf_cycles_delta(l->stamp, now);
+	u64 missed;
+	bool late;
+
+	missed = cmn_hnf_local_missed(&l->rate, l->seen, cycles, &late);
+	l->stamp = now;
+	l->seen = 0;
+	if (missed)
+		local64_add(missed, &l->event->count);
+	if (late && !cmn->late_polls++)
+		dev_warn(cmn->dev,
+			 "32-bit per-HN-F counter read %llu cycles after the last poll: wraps in between counted from its rate\n",
+			 cycles);
+}
+
+/*
+ * DTC0's cycle counter measures time for the late-poll check and counts
+ * the cycles event: it must not stop when the DTC clock is gated while
+ * either is in use. Only a change is written.
+ */
+static void cmn_hnf_clock_update(struct cmn_hnf *cmn)
+{
+	bool on = cmn->ctr[CMN_HNF_IDX_CYCLES].event || cmn->nr_polled;
+
+	if (on == cmn->cycles_clock)
+		return;
+	cmn->cycles_clock = on;
+	cmn_hnf_hw_cycles_clock(cmn, on);
 }
 
 /* ---- any event ---------------------------------------------------------- */
@@ -298,6 +337,11 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 		cmn_hnf_cyc_init(&cmn->cyc, cmn_hnf_hw_read_cycles(cmn));
 	} else if (cmn_hnf_idx_local(idx)) {
 		l = cmn_hnf_local_of(cmn, idx);
+		/* the span starts no later than the counter's baseline */
+		if (l->width == 32) {
+			l->stamp = cmn_hnf_hw_read_cycles(cmn);
+			l->seen = 0;
+		}
 		l->prev = cmn_hnf_local_read(cmn, l);
 	} else {
 		cmn_hnf_forget_overflow(cmn, BIT(idx));
@@ -417,7 +461,9 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 {
 	struct cmn_hnf *cmn = container_of(timer, struct cmn_hnf, poll);
 	struct perf_event *event;
+	bool polled = false;
 	unsigned int n;
+	u64 now;
 
 	/* pinned to the PMU's CPU; anywhere else it would race the data path */
 	if (smp_processor_id() != READ_ONCE(cmn->cpu))
@@ -425,8 +471,19 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 
 	for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
 		event = cmn->local[n].event;
-		if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event))
+		if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event)) {
 			cmn_hnf_update(cmn, event);
+			polled = true;
+		}
+	}
+	/* one cycle count, after the counters, bounds every span */
+	if (polled) {
+		now = cmn_hnf_hw_read_cycles(cmn);
+		for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
+			event = cmn->local[n].event;
+			if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event))
+				cmn_hnf_local_settle(cmn, &cmn->local[n], now);
+		}
 	}
 	if (READ_ONCE(cmn->nr_polled_lines)) {
 		for (n = 0; n <= CMN_HNF_IDX_CYCLES; n++) {
@@ -461,11 +518,18 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
+	int idx = event->hw.idx;
+	struct cmn_hnf_local *l;
 
 	if (cmn_hnf_stopped(event))
 		return;
 	cmn_hnf_set_slots(cmn, event, 0);
 	cmn_hnf_update(cmn, event);
+	if (cmn_hnf_idx_local(idx)) {
+		l = cmn_hnf_local_of(cmn, idx);
+		if (l->width == 32)
+			cmn_hnf_local_settle(cmn, l, cmn_hnf_hw_read_cycles(cmn));
+	}
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -518,7 +582,11 @@ static void cmn_hnf_narrow(struct cmn_hnf *cmn, unsigned int xp)
 		cmn_hnf_update(cmn, event);
 	l->prev &= U32_MAX;
 	l->width = 32;
+	l->stamp = cmn_hnf_hw_read_cycles(cmn);
+	l->seen = 0;
+	l->rate.known = false;
 	cmn->nr_polled++;
+	cmn_hnf_clock_update(cmn);
 	cmn->dtm[xp].comb &= ~CMN_HNF_COMB_ALL;
 	cmn->dtm[xp].comb |= CMN_HNF_COMB_01;
 	cmn_hnf_hw_write_dtm(cmn, xp);
@@ -594,7 +662,7 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 		c->event = event;
 		c->req = req;
 		c->count = 0;
-		cmn_hnf_hw_cycles_clock(cmn, true);
+		cmn_hnf_clock_update(cmn);
 		break;
 	case CMN_HNF_PLACE_GLOBAL:
 		idx = grant.global;
@@ -624,9 +692,11 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 		l->ctr = grant.dtm_ctr[h];
 		l->width = grant.place == CMN_HNF_PLACE_LOCAL64 ? 64 : 32;
 		l->slot = grant.slot[h];
+		l->rate.known = false;
 		set_bit(idx, cmn->local_used);
 		if (l->width == 32)
 			cmn->nr_polled++;
+		cmn_hnf_clock_update(cmn);
 		cmn_hnf_dtm_local(cmn, l);
 		cmn_hnf_hw_write_dtm(cmn, xp);
 		idx += CMN_HNF_IDX_LOCAL;
@@ -662,7 +732,6 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 
 	if (idx == CMN_HNF_IDX_CYCLES) {
 		c = &cmn->ctr[idx];
-		cmn_hnf_hw_cycles_clock(cmn, false);
 		cmn_hnf_forget_overflow(cmn, CMN_DT_PMOVSR_CYCLES);
 		grant.place = CMN_HNF_PLACE_CYCLES;
 		cmn_hnf_free(&cmn->alloc, topo, &c->req, &grant);
@@ -693,6 +762,7 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 	}
 	cmn->nr_events--;
 	event->hw.idx = CMN_HNF_IDX_NONE;
+	cmn_hnf_clock_update(cmn);
 	cmn_hnf_apply_enable(cmn);
 	cmn_hnf_poll_update(cmn);
 }
