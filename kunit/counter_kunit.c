@@ -552,6 +552,8 @@ static void cmn_hnf_test_counter_interrupt_only(struct kunit *test)
 static void cmn_hnf_test_counter_local(struct kunit *test)
 {
 	const u64 reg = 0x1111222233334444ULL;
+	u32 seed = 3;
+	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 0, 32), 0x33334444ULL);
 	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 2, 32), 0x11112222ULL);
@@ -570,6 +572,22 @@ static void cmn_hnf_test_counter_local(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(~0ULL, 0xf), 4U * 0xffff);
 	/* bits above the four fields are ignored */
 	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(reg, 0xf0), 0U);
+
+	/* every mask against the sum written out field by field */
+	for (i = 0; i < 4000; i++) {
+		u64 val = (u64)rnd(&seed) << 32 | rnd(&seed);
+		u8 fields = i % 256;
+		u32 want = 0;
+		unsigned int n;
+
+		if (i % 3 == 0)
+			val |= 0xffff0000ffff0000ULL >> (i % 17);
+		for (n = 0; n < 4; n++)
+			if (fields & BIT(n))
+				want += (val >> (16 * n)) & 0xffff;
+		KUNIT_ASSERT_EQ_MSG(test, cmn_hnf_sum_fields(val, fields), want,
+				    "val 0x%llx fields 0x%x", val, fields);
+	}
 }
 
 /*

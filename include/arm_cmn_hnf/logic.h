@@ -346,8 +346,32 @@ struct cmn_hnf_acc {
 	u16 unconfirmed[CMN_HNF_MAX_DTCS];
 };
 
-/* Sum of the 16-bit fields of @val selected by @fields (bit n: field n) */
-u32 cmn_hnf_sum_fields(u64 val, u8 fields);
+/* All ones in the 16-bit fields n of a 64-bit word whose bit n is set in @m */
+#define CMN_HNF_LANES(m)						\
+	(((m) & 1 ? 0xffffULL : 0) | ((m) & 2 ? 0xffffULL << 16 : 0) |	\
+	 ((m) & 4 ? 0xffffULL << 32 : 0) | ((m) & 8 ? 0xffffULL << 48 : 0))
+
+/*
+ * Sum of the 16-bit fields of @val selected by @fields (bit n: field n),
+ * without a branch: it runs once per XP on every read.
+ */
+static inline u32 cmn_hnf_sum_fields(u64 val, u8 fields)
+{
+	static const u64 lanes[16] = {
+		CMN_HNF_LANES(0), CMN_HNF_LANES(1), CMN_HNF_LANES(2),
+		CMN_HNF_LANES(3), CMN_HNF_LANES(4), CMN_HNF_LANES(5),
+		CMN_HNF_LANES(6), CMN_HNF_LANES(7), CMN_HNF_LANES(8),
+		CMN_HNF_LANES(9), CMN_HNF_LANES(10), CMN_HNF_LANES(11),
+		CMN_HNF_LANES(12), CMN_HNF_LANES(13), CMN_HNF_LANES(14),
+		CMN_HNF_LANES(15),
+	};
+	u64 pairs;
+
+	val &= lanes[fields & 0xf];
+	/* fields 0+1 and 2+3, each sum below 2^17 in its 32-bit half */
+	pairs = (val & 0x0000ffff0000ffffULL) + ((val >> 16) & 0x0000ffff0000ffffULL);
+	return (u32)pairs + (u32)(pairs >> 32);
+}
 
 /* Start counting from @base */
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base);

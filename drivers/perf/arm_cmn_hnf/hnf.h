@@ -147,6 +147,9 @@ struct cmn_hnf {
 	/* Register shadows, written whole by hw.c */
 	u8 hnf_ev[CMN_HNF_MAX_HNFS][CMN_HNF_HNF_SLOTS];
 	struct cmn_hnf_dtm_cfg dtm[CMN_HNF_MAX_XPS];
+	/* what the registers hold: hw.c writes only a change */
+	u64 hnf_sel_hw[CMN_HNF_MAX_HNFS];
+	u64 dtm_hw[CMN_HNF_MAX_XPS];
 };
 
 #define to_cmn_hnf(p)	container_of(p, struct cmn_hnf, pmu)
@@ -158,9 +161,9 @@ void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn);
 void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf);
 void cmn_hnf_hw_write_dtm(struct cmn_hnf *cmn, unsigned int xp);
 u64 cmn_hnf_hw_read_dtm(struct cmn_hnf *cmn, unsigned int xp);
-u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
-			   unsigned int idx);
-void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn);
+void cmn_hnf_hw_sample_global(struct cmn_hnf *cmn,
+			      const struct cmn_hnf_counter *c,
+			      struct cmn_hnf_sample *s);
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn);
 void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on);
 void cmn_hnf_hw_cycles_clock(struct cmn_hnf *cmn, bool always_on);

@@ -160,33 +160,48 @@ static u32 cmn_hnf_xp_node(struct cmn_hnf *cmn, unsigned int xp)
 	return cmn->topo->xp[xp].offset;
 }
 
-void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf)
+/*
+ * The shadows are written whole, and only when the register would change
+ * (cmn->hnf_sel_hw, cmn->dtm_hw hold what was written last): re-adding an
+ * event on the slots and counters it had costs no access. Probe and
+ * remove write every register (@force): its content is unknown there.
+ */
+static void cmn_hnf_hw_put_event_sel(struct cmn_hnf *cmn, unsigned int hnf,
+				     bool force)
 {
 	u64 val = cmn_hnf_encode_event_sel(cmn->hnf_ev[hnf],
 					   cmn->alloc.occup_val[hnf]);
 
+	if (!force && val == cmn->hnf_sel_hw[hnf])
+		return;
+	cmn->hnf_sel_hw[hnf] = val;
 	cmn_hnf_wr(cmn, cmn->topo->hnf[hnf].offset + CMN_HNF_PMU_EVENT_SEL, val);
+}
+
+static void cmn_hnf_hw_put_dtm(struct cmn_hnf *cmn, unsigned int xp, bool force)
+{
+	u64 val = cmn_hnf_encode_dtm_config(&cmn->dtm[xp]);
+
+	if (!force && val == cmn->dtm_hw[xp])
+		return;
+	cmn->dtm_hw[xp] = val;
+	cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMU_CONFIG, val);
+}
+
+void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf)
+{
+	cmn_hnf_hw_put_event_sel(cmn, hnf, false);
 }
 
 void cmn_hnf_hw_write_dtm(struct cmn_hnf *cmn, unsigned int xp)
 {
-	u64 val = cmn_hnf_encode_dtm_config(&cmn->dtm[xp]);
-
-	cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMU_CONFIG, val);
+	cmn_hnf_hw_put_dtm(cmn, xp, false);
 }
 
 /* The four 16-bit local counters of an XP's DTM, in one access */
 u64 cmn_hnf_hw_read_dtm(struct cmn_hnf *cmn, unsigned int xp)
 {
 	return cmn_hnf_rd(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMEVCNT);
-}
-
-u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
-			   unsigned int idx)
-{
-	return cmn_hnf_rd32(cmn, cmn_hnf_dtc_node(cmn, dtc) +
-			    CMN_DT_PMEVCNT_PAIR(idx / 2) +
-			    CMN_DT_PMEVCNT_ODD * (idx % 2));
 }
 
 /*
@@ -197,9 +212,36 @@ u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
  * ordering here: the global reads must have completed (as readq() would
  * make them) before the first local read is issued.
  */
-void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn)
+static void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn)
 {
 	dma_rmb();
+}
+
+/*
+ * One sample of a GLOBAL event in num_dtcs + c->nxps reads: its global
+ * counter on every DTC, the barrier of cmn_hnf_hw_globals_done(), then
+ * each XP holding its DTM counters once, summing the event's fields. The
+ * loops are here, not in pmu.c, so that each access is a load and not a
+ * call: this runs on every read() of an event of all HN-Fs.
+ */
+void cmn_hnf_hw_sample_global(struct cmn_hnf *cmn,
+			      const struct cmn_hnf_counter *c,
+			      struct cmn_hnf_sample *s)
+{
+	const struct cmn_hnf_topology *topo = cmn->topo;
+	unsigned int idx = c->grant.global;
+	u32 rel = CMN_DT_PMEVCNT_PAIR(idx / 2) + CMN_DT_PMEVCNT_ODD * (idx % 2);
+	unsigned int d, i;
+	u32 local = 0;
+
+	for (d = 0; d < topo->num_dtcs; d++)
+		s->global[d] = cmn_hnf_rd32(cmn, topo->dtc[d].offset + rel);
+	cmn_hnf_hw_globals_done(cmn);
+	for (i = 0; i < c->nxps; i++)
+		local += cmn_hnf_sum_fields(cmn_hnf_rd(cmn, topo->xp[c->xp[i]].offset +
+						       CMN_DTM_PMEVCNT),
+					    c->fields[i]);
+	s->local = local;
 }
 
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn)
@@ -280,9 +322,9 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 	memset(cmn->hnf_ev, 0, sizeof(cmn->hnf_ev));
 	memset(cmn->dtm, 0, sizeof(cmn->dtm));
 	for (i = 0; i < topo->num_hnfs; i++)
-		cmn_hnf_hw_write_event_sel(cmn, i);
+		cmn_hnf_hw_put_event_sel(cmn, i, true);
 	for (i = 0; i < topo->num_xps; i++)
-		cmn_hnf_hw_write_dtm(cmn, i);
+		cmn_hnf_hw_put_dtm(cmn, i, true);
 	for (i = 0; i < topo->num_dtcs; i++) {
 		cmn_hnf_wr(cmn, cmn_hnf_dtc_node(cmn, i) + CMN_DT_DTC_CTL,
 			   CMN_DT_DTC_CTL_DT_EN);
@@ -310,8 +352,10 @@ void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn)
 	}
 	memset(cmn->hnf_ev, 0, sizeof(cmn->hnf_ev));
 	for (i = 0; i < topo->num_hnfs; i++)
-		cmn_hnf_hw_write_event_sel(cmn, i);
-	for (i = 0; i < topo->num_xps; i++)
+		cmn_hnf_hw_put_event_sel(cmn, i, true);
+	for (i = 0; i < topo->num_xps; i++) {
 		cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, i) + CMN_DTM_PMU_CONFIG, 0);
+		cmn->dtm_hw[i] = 0;
+	}
 	cmn->hw_enabled = false;
 }

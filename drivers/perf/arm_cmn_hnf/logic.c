@@ -940,18 +940,6 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
 /* ------------------------------------------------------------------------ */
 /* Counter arithmetic                                                       */
 
-u32 cmn_hnf_sum_fields(u64 val, u8 fields)
-{
-	unsigned int n;
-	u32 sum = 0;
-
-	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++)
-		if (fields & BIT(n))
-			sum += (u16)(val >> (CMN_DTM_PMEVCNT_WIDTH * n));
-	return sum;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_sum_fields);
-
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base)
 {
 	memset(acc, 0, sizeof(*acc));

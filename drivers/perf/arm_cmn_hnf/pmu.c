@@ -196,25 +196,6 @@ static void cmn_hnf_global_xps(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 	}
 }
 
-/*
- * One access per DTC and one per XP: the global counters first, then the
- * local ones (see cmn_hnf_hw_globals_done() for why that order).
- */
-static void cmn_hnf_global_sample(struct cmn_hnf *cmn,
-				  const struct cmn_hnf_counter *c,
-				  struct cmn_hnf_sample *s)
-{
-	unsigned int d, i;
-
-	for (d = 0; d < cmn->topo->num_dtcs; d++)
-		s->global[d] = cmn_hnf_hw_read_global(cmn, d, c->grant.global);
-	cmn_hnf_hw_globals_done(cmn);
-	s->local = 0;
-	for (i = 0; i < c->nxps; i++)
-		s->local += cmn_hnf_sum_fields(cmn_hnf_hw_read_dtm(cmn, c->xp[i]),
-					       c->fields[i]);
-}
-
 static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 {
 	struct cmn_hnf_sample s;
@@ -223,7 +204,7 @@ static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 	u64 delta = 0;
 
 	for (tries = 0; tries < CMN_HNF_READ_TRIES; tries++) {
-		cmn_hnf_global_sample(cmn, c, &s);
+		cmn_hnf_hw_sample_global(cmn, c, &s);
 		delta += cmn_hnf_acc_update(&c->acc, &s, cmn->topo->num_dtcs,
 					    &short_sample);
 		if (!short_sample)
@@ -345,7 +326,7 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 		l->prev = cmn_hnf_local_read(cmn, l);
 	} else {
 		cmn_hnf_forget_overflow(cmn, BIT(idx));
-		cmn_hnf_global_sample(cmn, &cmn->ctr[idx], &s);
+		cmn_hnf_hw_sample_global(cmn, &cmn->ctr[idx], &s);
 		cmn_hnf_acc_init(&cmn->ctr[idx].acc, &s);
 	}
 	local_irq_restore(flags);
@@ -523,7 +504,12 @@ static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 
 	if (cmn_hnf_stopped(event))
 		return;
-	cmn_hnf_set_slots(cmn, event, 0);
+	/*
+	 * The slots keep the event selected: a stopped event is read no more
+	 * and start() takes a new baseline, and del() takes the DTM counters
+	 * off it, which stops the counting. start() then writes no slot that
+	 * already holds the event.
+	 */
 	cmn_hnf_update(cmn, event);
 	if (cmn_hnf_idx_local(idx)) {
 		l = cmn_hnf_local_of(cmn, idx);
