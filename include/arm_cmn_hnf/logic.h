@@ -346,24 +346,22 @@ struct cmn_hnf_acc {
 	u16 unconfirmed[CMN_HNF_MAX_DTCS];
 };
 
-/* All ones in the 16-bit fields n of a 64-bit word whose bit n is set in @m */
-#define CMN_HNF_LANES(m)						\
-	(((m) & 1 ? 0xffffULL : 0) | ((m) & 2 ? 0xffffULL << 16 : 0) |	\
-	 ((m) & 4 ? 0xffffULL << 32 : 0) | ((m) & 8 ? 0xffffULL << 48 : 0))
-
 /*
  * Sum of the 16-bit fields of @val selected by @fields (bit n: field n),
  * without a branch: it runs once per XP on every read.
  */
 static inline u32 cmn_hnf_sum_fields(u64 val, u8 fields)
 {
+	/* entry m: all ones in field n for each bit n of m */
 	static const u64 lanes[16] = {
-		CMN_HNF_LANES(0), CMN_HNF_LANES(1), CMN_HNF_LANES(2),
-		CMN_HNF_LANES(3), CMN_HNF_LANES(4), CMN_HNF_LANES(5),
-		CMN_HNF_LANES(6), CMN_HNF_LANES(7), CMN_HNF_LANES(8),
-		CMN_HNF_LANES(9), CMN_HNF_LANES(10), CMN_HNF_LANES(11),
-		CMN_HNF_LANES(12), CMN_HNF_LANES(13), CMN_HNF_LANES(14),
-		CMN_HNF_LANES(15),
+		0x0000000000000000ULL, 0x000000000000ffffULL,
+		0x00000000ffff0000ULL, 0x00000000ffffffffULL,
+		0x0000ffff00000000ULL, 0x0000ffff0000ffffULL,
+		0x0000ffffffff0000ULL, 0x0000ffffffffffffULL,
+		0xffff000000000000ULL, 0xffff00000000ffffULL,
+		0xffff0000ffff0000ULL, 0xffff0000ffffffffULL,
+		0xffffffff00000000ULL, 0xffffffff0000ffffULL,
+		0xffffffffffff0000ULL, 0xffffffffffffffffULL,
 	};
 	u64 pairs;
 
