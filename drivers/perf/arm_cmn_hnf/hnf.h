@@ -147,9 +147,8 @@ struct cmn_hnf {
 	/* Register shadows, written whole by hw.c */
 	u8 hnf_ev[CMN_HNF_MAX_HNFS][CMN_HNF_HNF_SLOTS];
 	struct cmn_hnf_dtm_cfg dtm[CMN_HNF_MAX_XPS];
-	/* what the registers hold: hw.c writes only a change */
-	u64 hnf_sel_hw[CMN_HNF_MAX_HNFS];
-	u64 dtm_hw[CMN_HNF_MAX_XPS];
+	/* the occupancy filter in each HN-F's pmu_event_sel */
+	u8 occup_hw[CMN_HNF_MAX_HNFS];
 };
 
 #define to_cmn_hnf(p)	container_of(p, struct cmn_hnf, pmu)

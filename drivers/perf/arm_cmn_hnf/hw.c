@@ -160,42 +160,21 @@ static u32 cmn_hnf_xp_node(struct cmn_hnf *cmn, unsigned int xp)
 	return cmn->topo->xp[xp].offset;
 }
 
-/*
- * The shadows are written whole, and only when the register would change
- * (cmn->hnf_sel_hw, cmn->dtm_hw hold what was written last): re-adding an
- * event on the slots and counters it had costs no access. Probe and
- * remove write every register (@force): its content is unknown there.
- */
-static void cmn_hnf_hw_put_event_sel(struct cmn_hnf *cmn, unsigned int hnf,
-				     bool force)
+/* The HN-F's pmu_event_sel from its shadow; the occupancy filter written is noted */
+void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf)
 {
 	u64 val = cmn_hnf_encode_event_sel(cmn->hnf_ev[hnf],
 					   cmn->alloc.occup_val[hnf]);
 
-	if (!force && val == cmn->hnf_sel_hw[hnf])
-		return;
-	cmn->hnf_sel_hw[hnf] = val;
+	cmn->occup_hw[hnf] = cmn->alloc.occup_val[hnf];
 	cmn_hnf_wr(cmn, cmn->topo->hnf[hnf].offset + CMN_HNF_PMU_EVENT_SEL, val);
-}
-
-static void cmn_hnf_hw_put_dtm(struct cmn_hnf *cmn, unsigned int xp, bool force)
-{
-	u64 val = cmn_hnf_encode_dtm_config(&cmn->dtm[xp]);
-
-	if (!force && val == cmn->dtm_hw[xp])
-		return;
-	cmn->dtm_hw[xp] = val;
-	cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMU_CONFIG, val);
-}
-
-void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf)
-{
-	cmn_hnf_hw_put_event_sel(cmn, hnf, false);
 }
 
 void cmn_hnf_hw_write_dtm(struct cmn_hnf *cmn, unsigned int xp)
 {
-	cmn_hnf_hw_put_dtm(cmn, xp, false);
+	u64 val = cmn_hnf_encode_dtm_config(&cmn->dtm[xp]);
+
+	cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMU_CONFIG, val);
 }
 
 /* The four 16-bit local counters of an XP's DTM, in one access */
@@ -322,9 +301,9 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 	memset(cmn->hnf_ev, 0, sizeof(cmn->hnf_ev));
 	memset(cmn->dtm, 0, sizeof(cmn->dtm));
 	for (i = 0; i < topo->num_hnfs; i++)
-		cmn_hnf_hw_put_event_sel(cmn, i, true);
+		cmn_hnf_hw_write_event_sel(cmn, i);
 	for (i = 0; i < topo->num_xps; i++)
-		cmn_hnf_hw_put_dtm(cmn, i, true);
+		cmn_hnf_hw_write_dtm(cmn, i);
 	for (i = 0; i < topo->num_dtcs; i++) {
 		cmn_hnf_wr(cmn, cmn_hnf_dtc_node(cmn, i) + CMN_DT_DTC_CTL,
 			   CMN_DT_DTC_CTL_DT_EN);
@@ -352,10 +331,8 @@ void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn)
 	}
 	memset(cmn->hnf_ev, 0, sizeof(cmn->hnf_ev));
 	for (i = 0; i < topo->num_hnfs; i++)
-		cmn_hnf_hw_put_event_sel(cmn, i, true);
-	for (i = 0; i < topo->num_xps; i++) {
+		cmn_hnf_hw_write_event_sel(cmn, i);
+	for (i = 0; i < topo->num_xps; i++)
 		cmn_hnf_wr(cmn, cmn_hnf_xp_node(cmn, i) + CMN_DTM_PMU_CONFIG, 0);
-		cmn->dtm_hw[i] = 0;
-	}
 	cmn->hw_enabled = false;
 }

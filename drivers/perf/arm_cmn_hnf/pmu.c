@@ -332,9 +332,17 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 	local_irq_restore(flags);
 }
 
+/*
+ * The shadow of pmu_event_sel is what the register holds (every change is
+ * written at once): a slot that holds @eventid already, under the same
+ * occupancy filter, costs no access.
+ */
 static void cmn_hnf_set_slot(struct cmn_hnf *cmn, unsigned int hnf, u8 slot,
 			     u8 eventid)
 {
+	if (cmn->hnf_ev[hnf][slot] == eventid &&
+	    cmn->occup_hw[hnf] == cmn->alloc.occup_val[hnf])
+		return;
 	cmn->hnf_ev[hnf][slot] = eventid;
 	cmn_hnf_hw_write_event_sel(cmn, hnf);
 }
