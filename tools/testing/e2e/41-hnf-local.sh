@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 400
-# results: 16 + 3 * hnfs
+# results: 18 + 3 * hnfs
 #
 # Per-HN-F counting in DTM-local counters, and the driver's own rules
 # (Documentation/internals.rst, "Where an event counts"):
@@ -23,6 +23,12 @@
 #                             counters between the steps
 #   local_across_offline      the same two counters while the PMU's CPU goes
 #                             offline between two steps: exact
+#   local32_late              the same two counters, one step of 4.5e9
+#                             events (beyond 2^32) with no poll in it, as
+#                             when the poll timer runs late (a stalled vCPU,
+#                             long irq-off sections): the wrap no read saw is
+#                             found from the DTC cycle counter and counted
+#                             from the event's rate, exact at a steady rate
 #   pmu_en_idle, pmu_en_counting, pmu_en_after
 #                             PMCR.pmu_en of the DTCs, by its effect: their
 #                             cycle counters do not run (no overflow
@@ -157,6 +163,14 @@ wrap_run() {
 wrap_run local32_wrap "
 	echo $S > $LC_M/step; sleep $pause
 	echo $S > $LC_M/step; sleep $pause
+	echo $S > $LC_M/step; sleep $pause"
+
+# A poll late by more than a 32-bit counter's period: one step of 3 S
+# cycles (4.5e9 events, one wrap more than a read can see) between two
+# polls, after a step that shows the rate.
+wrap_run local32_late "
+	echo $S > $LC_M/step; sleep $pause
+	echo $((3 * S)) > $LC_M/step; sleep $pause
 	echo $S > $LC_M/step; sleep $pause"
 
 cpu=$(lc_pmu_cpu $P)
