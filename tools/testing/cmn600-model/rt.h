@@ -121,6 +121,8 @@ struct cmn600_rt_mesh {
 	struct cmn600_model_image_info info;
 	enum cmn600_model_fault fault;
 	void *va;
+	u64 *reset;		/* the image as built, for the "changed" file */
+	u64 reset_len;		/* its bytes: the image's extent */
 	u64 cycles;
 	unsigned int nr_hnfs;
 	struct cmrt_hnf *hnfs;

@@ -1494,6 +1494,14 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 	ret = cmn600_model_build(desc, fault, m->va, desc->size, &m->info);
 	if (ret)
 		goto err;
+	/* the reset image, kept to show what anybody wrote since */
+	m->reset_len = m->info.extent;
+	m->reset = kvmalloc(m->reset_len, GFP_KERNEL);
+	if (!m->reset) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	memcpy(m->reset, m->va, m->reset_len);
 
 	for (y = 0; y < desc->y_dim; y++) {
 		for (x = 0; x < desc->x_dim; x++) {
@@ -1550,6 +1558,7 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 	return 0;
 
 err:
+	kvfree(m->reset);
 	if (m->va)
 		memunmap(m->va);
 	kfree(m->desc);
@@ -1563,7 +1572,31 @@ void cmn600_rt_destroy(struct cmn600_rt_mesh *m)
 		return;
 	cmn600_rt_clock_stop(m);
 	memunmap(m->va);
+	kvfree(m->reset);
 	kfree(m->hnfs);
 	kfree(m->desc);
 	kfree(m);
+}
+
+/*
+ * The 64-bit words of the configuration space that differ from the image
+ * built at load (the reset state), one "<offset> <reset> <now>" line each,
+ * in offset order; nothing when nobody (driver or model) wrote any of it.
+ * The registers are read as they are, without a step point.
+ */
+void cmn600_rt_show_changed(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	const u64 *now = m->va;
+	u64 i, v;
+
+	for (i = 0; i < m->reset_len / sizeof(u64); i++) {
+		v = READ_ONCE(now[i]);
+		if (v != m->reset[i])
+			seq_printf(s, "0x%06llx 0x%016llx 0x%016llx\n",
+				   (unsigned long long)(i * sizeof(u64)),
+				   (unsigned long long)m->reset[i],
+				   (unsigned long long)v);
+		if (!(i & 0xfff))
+			cond_resched();
+	}
 }
