@@ -27,6 +27,7 @@ typedef unsigned int u32;
 #define G_MODEL		"/sys/kernel/debug/cmn600_model"
 #define G_CPUS		"/sys/devices/system/cpu"
 #define G_PREFIX	"arm_cmn_hnf_"
+#define G_MESH_FILE	"/etc/cmn/mesh"	/* the harness's resolved meshes */
 
 /* Limits of the CMN-600 facts (an 8x8 mesh has at most 128 HN-F ports) */
 #define G_MAX_HNFS	128
