@@ -24,7 +24,15 @@
 struct task_struct;
 
 #define CMRT_NR_XPS		(CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM)
+/*
+ * How long a raised overflow flag may stay set: CMRT_IRQ_TIMEOUT_MS once
+ * the interrupt was taken (or while its line is disabled), but up to
+ * CMRT_IRQ_STARVE_MS while it is still pending or active on an enabled
+ * line: a vCPU the host does not run cannot take it meanwhile, and that
+ * is no driver's fault.
+ */
 #define CMRT_IRQ_TIMEOUT_MS	200
+#define CMRT_IRQ_STARVE_MS	10000
 #define CMRT_CYCLES_MASK	GENMASK_ULL(CMN600M_CYCLES_BITS - 1, 0)
 #define CMRT_RACE_MAX_THREADS	8
 
@@ -143,6 +151,10 @@ struct cmn600_rt_mesh {
 
 	struct cmrt_race race;
 };
+
+/* runtime.c: interrupt line state (any context) */
+bool cmrt_irq_busy(int irq);
+unsigned int cmrt_irq_limit_ms(int irq);
 
 /* runtime.c: registers */
 u64 *cmrt_reg(struct cmn600_rt_mesh *m, u64 off);

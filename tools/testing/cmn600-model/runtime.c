@@ -598,6 +598,31 @@ static unsigned int observer_cpu(struct cmn600_rt_mesh *m)
 	return cpumask_first(cpu_online_mask);
 }
 
+/* Is @irq still pending or being handled? Any context. */
+bool cmrt_irq_busy(int irq)
+{
+	bool pending = false, active = false;
+
+	if (irq_get_irqchip_state(irq, IRQCHIP_STATE_PENDING, &pending))
+		return false;
+	if (irq_get_irqchip_state(irq, IRQCHIP_STATE_ACTIVE, &active))
+		return pending;
+	return pending || active;
+}
+
+/*
+ * How long a flag raised on @irq may stay set (rt.h): longer while the
+ * interrupt waits for a CPU on an enabled line. Any context.
+ */
+unsigned int cmrt_irq_limit_ms(int irq)
+{
+	struct irq_data *d = irq > 0 ? irq_get_irq_data(irq) : NULL;
+
+	if (d && !irqd_irq_disabled(d) && cmrt_irq_busy(irq))
+		return CMRT_IRQ_STARVE_MS;
+	return CMRT_IRQ_TIMEOUT_MS;
+}
+
 /* Make an overflow interrupt pending; true if it was raised. Any context. */
 bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 {
@@ -622,7 +647,8 @@ bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 {
 	struct cmrt_dtc *dtc = &m->dtcs[lid];
-	unsigned long deadline, flags;
+	unsigned long start, flags;
+	unsigned int limit;
 	bool cleared;
 
 	cmrt_resolve_irqs(m);
@@ -642,7 +668,7 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 	raw_spin_lock_irqsave(&m->lock, flags);
 	dtc->irqs += hweight64(bits);
 	raw_spin_unlock_irqrestore(&m->lock, flags);
-	deadline = jiffies + msecs_to_jiffies(CMRT_IRQ_TIMEOUT_MS);
+	start = jiffies;
 	for (;;) {
 		raw_spin_lock_irqsave(&m->lock, flags);
 		cmrt_service_dtc(m, lid);
@@ -650,9 +676,10 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 		if (cleared)
 			return;
-		if (time_after(jiffies, deadline)) {
-			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
-				m->index, lid, (unsigned long long)bits, CMRT_IRQ_TIMEOUT_MS);
+		limit = cmrt_irq_limit_ms(READ_ONCE(dtc->irq));
+		if (time_after(jiffies, start + msecs_to_jiffies(limit))) {
+			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %u ms\n",
+				m->index, lid, (unsigned long long)bits, limit);
 			return;
 		}
 		usleep_range(50, 100);
@@ -787,13 +814,15 @@ void cmrt_note_raised(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits, u64 
 
 /*
  * Raised overflow flags the driver has not cleared yet: warn about those
- * still set CMRT_IRQ_TIMEOUT_MS after the raise (and stop waiting for
- * them). True while some are still awaited.
+ * still set CMRT_IRQ_TIMEOUT_MS after the raise, or CMRT_IRQ_STARVE_MS
+ * while the interrupt still waits for the CPU (and stop waiting for them).
+ * True while some are still awaited.
  */
 bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
 {
+	unsigned int i, limit;
 	bool held = false;
-	unsigned int i;
+	u64 age;
 
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
 		struct cmrt_dtc *dtc = &m->dtcs[i];
@@ -801,12 +830,15 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
 		if (!dtc->present || !dtc->wait_bits)
 			continue;
 		dtc->wait_bits &= cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
-		if (dtc->wait_bits &&
-		    now - dtc->wait_since > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
-			pr_warn_ratelimited("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
-					    m->index, i, (unsigned long long)dtc->wait_bits,
-					    CMRT_IRQ_TIMEOUT_MS);
-			dtc->wait_bits = 0;
+		age = now - dtc->wait_since;
+		if (dtc->wait_bits && age > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
+			limit = cmrt_irq_limit_ms(dtc->irq);
+			if (age > (u64)limit * NSEC_PER_MSEC) {
+				pr_warn_ratelimited("mesh%u dtc%u: overflow 0x%llx not cleared within %u ms\n",
+						    m->index, i,
+						    (unsigned long long)dtc->wait_bits, limit);
+				dtc->wait_bits = 0;
+			}
 		}
 		if (dtc->wait_bits)
 			held = true;
@@ -819,8 +851,8 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
  * with m->lock held. Counts the pending cycles in chunks; a chunk that
  * raises an interrupt ends the tick, and nothing more is counted until the
  * driver has cleared the flag (it handles the interrupt as soon as the
- * hrtimer returns) or CMRT_IRQ_TIMEOUT_MS has passed. Cycles not counted stay
- * pending for the next tick.
+ * hrtimer returns) or the limit of cmrt_watch_overflow() has passed.
+ * Cycles not counted stay pending for the next tick.
  */
 static void free_tick(struct cmn600_rt_mesh *m, u64 now)
 {
