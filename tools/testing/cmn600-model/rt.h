@@ -25,11 +25,10 @@ struct task_struct;
 
 #define CMRT_NR_XPS		(CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM)
 /*
- * How long a raised overflow flag may stay set: CMRT_IRQ_TIMEOUT_MS once
- * the interrupt was taken (or while its line is disabled), but up to
- * CMRT_IRQ_STARVE_MS while it is still pending or active on an enabled
- * line: a vCPU the host does not run cannot take it meanwhile, and that
- * is no driver's fault.
+ * How long a raised overflow flag may stay set: CMRT_IRQ_STARVE_MS on a
+ * line a driver has started (it may be disabled for a migration, or its
+ * vCPU not run by a loaded host, for a while: no driver's fault), else
+ * CMRT_IRQ_TIMEOUT_MS (nobody will clear it).
  */
 #define CMRT_IRQ_TIMEOUT_MS	200
 #define CMRT_IRQ_STARVE_MS	10000

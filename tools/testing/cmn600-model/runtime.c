@@ -611,16 +611,16 @@ bool cmrt_irq_busy(int irq)
 }
 
 /*
- * How long a flag raised on @irq may stay set (rt.h): longer while the
- * interrupt waits for a CPU on an enabled line. Any context.
+ * How long a flag raised on @irq may stay set (rt.h): a line some driver
+ * has started may be disabled for a while (a migration) and its CPU may
+ * not run for a while (a loaded host), so wait long; with no driver on
+ * it, nobody will clear the flag. Any context.
  */
 unsigned int cmrt_irq_limit_ms(int irq)
 {
 	struct irq_data *d = irq > 0 ? irq_get_irq_data(irq) : NULL;
 
-	if (d && !irqd_irq_disabled(d) && cmrt_irq_busy(irq))
-		return CMRT_IRQ_STARVE_MS;
-	return CMRT_IRQ_TIMEOUT_MS;
+	return d && irqd_is_started(d) ? CMRT_IRQ_STARVE_MS : CMRT_IRQ_TIMEOUT_MS;
 }
 
 /* Make an overflow interrupt pending; true if it was raised. Any context. */
@@ -814,9 +814,8 @@ void cmrt_note_raised(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits, u64 
 
 /*
  * Raised overflow flags the driver has not cleared yet: warn about those
- * still set CMRT_IRQ_TIMEOUT_MS after the raise, or CMRT_IRQ_STARVE_MS
- * while the interrupt still waits for the CPU (and stop waiting for them).
- * True while some are still awaited.
+ * still set past cmrt_irq_limit_ms() after the raise (and stop waiting
+ * for them). True while some are still awaited.
  */
 bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
 {
