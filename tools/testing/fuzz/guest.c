@@ -130,6 +130,19 @@ const char *g_errname(int e)
 	return n ? n : "E?";
 }
 
+/* A whole number, decimal or 0x-hex, with at most a newline after it */
+u64 g_num(const char *s)
+{
+	char *end;
+	u64 v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || (*end && *end != '\n'))
+		g_die("bad number '%s'", s);
+	return v;
+}
+
 double g_now(void)
 {
 	struct timespec ts;
