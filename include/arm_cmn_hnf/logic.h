@@ -478,11 +478,15 @@ u64 cmn_hnf_cyc_revoke(struct cmn_hnf_cyc *cyc);
  * Only the pauses count, not how long the run takes, so a slow or loaded
  * CPU serving a stuck flag still sees a storm after exactly that many. A
  * genuine overflow no read explains is a counter that went a whole period
- * round between two reads: one within a second of the previous would take
- * more than 2^48 events, or 2^40 cycles, a second.
+ * round between two reads: one within ten seconds of the previous would
+ * take 2^48 events in ten seconds (2.8e13 a second, beyond 64 HN-Fs adding
+ * 64 occupancy entries each cycle at 3 GHz), or 2^40 cycles (a 110 GHz
+ * clock). Ten seconds rather than one: a storm's interrupts come back to
+ * back, but a virtual CPU the host does not run sees a pause in them, which
+ * would end the run and confirm the periods the stuck flag added.
  */
 #define CMN_HNF_STORM_IRQS		64
-#define CMN_HNF_STORM_WINDOW_MS		1000
+#define CMN_HNF_STORM_WINDOW_MS		10000
 
 /**
  * struct cmn_hnf_storm - storm detection state of one line

@@ -141,6 +141,13 @@ struct cmn_hnf {
 	/* one per global counter index, then the cycle counter */
 	struct cmn_hnf_counter ctr[CMN_HNF_DTC_COUNTERS + 1];
 	struct cmn_hnf_cyc cyc;		/* the cycles event's counting state */
+	/*
+	 * Per DTC: overflow flags cleared outside the interrupt handler (by
+	 * hw_init(), add or del) since the handler last read the DTC's status.
+	 * A write-one-to-clear may not have landed when an interrupt raised
+	 * before it is taken, so the handler may still find these set once.
+	 */
+	u32 ovf_clearing[CMN_HNF_MAX_DTCS];
 	struct cmn_hnf_local local[CMN_HNF_NR_LOCAL];
 	DECLARE_BITMAP(local_used, CMN_HNF_NR_LOCAL);
 

@@ -310,6 +310,8 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 		cmn_hnf_hw_write_pmcr(cmn, i, false);
 		cmn_hnf_hw_ovf_clear(cmn, i, CMN_DT_PMOVSR_EVCNT |
 					     CMN_DT_PMOVSR_CYCLES);
+		cmn->ovf_clearing[i] = CMN_DT_PMOVSR_EVCNT |
+				       CMN_DT_PMOVSR_CYCLES;
 	}
 	cmn->hw_enabled = false;
 	cmn->cycles_clock = false;

@@ -296,8 +296,10 @@ static void cmn_hnf_forget_overflow(struct cmn_hnf *cmn, u32 bit)
 {
 	unsigned int d;
 
-	for (d = 0; d < cmn->topo->num_dtcs; d++)
+	for (d = 0; d < cmn->topo->num_dtcs; d++) {
 		cmn_hnf_hw_ovf_clear(cmn, d, bit);
+		cmn->ovf_clearing[d] |= bit;
+	}
 }
 
 /*
@@ -315,6 +317,7 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 	local_irq_save(flags);
 	if (idx == CMN_HNF_IDX_CYCLES) {
 		cmn_hnf_hw_ovf_clear(cmn, 0, CMN_DT_PMOVSR_CYCLES);
+		cmn->ovf_clearing[0] |= CMN_DT_PMOVSR_CYCLES;
 		cmn_hnf_cyc_init(&cmn->cyc, cmn_hnf_hw_read_cycles(cmn));
 	} else if (cmn_hnf_idx_local(idx)) {
 		l = cmn_hnf_local_of(cmn, idx);
@@ -817,9 +820,8 @@ static void cmn_hnf_cancel_txn(struct pmu *pmu)
 /*
  * The event counting in global counter @g (or the cycles event, @g ==
  * CMN_HNF_IDX_CYCLES), if it is running: a stopped event counts nothing
- * and its stop() read it last. A flag of a counter nobody owns is no
- * driver matter (del() clears the flags of the counter it frees): a flag
- * that does not clear, and one more unexplained interrupt.
+ * and its stop() read it last. A flag of a counter nobody owns explains
+ * nothing: one more unexplained interrupt (see cmn_hnf_ovf_stray()).
  */
 static struct perf_event *cmn_hnf_ovf_event(struct cmn_hnf *cmn,
 					    unsigned int g)
@@ -931,6 +933,30 @@ static void cmn_hnf_line_stormed(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
 }
 
 /*
+ * A global counter's flag set while no event owns that counter breaks the
+ * driver's own bookkeeping: a global counter counts only while an event
+ * holds it (add() takes it, del() clears its flags before freeing it), so
+ * nothing can make it wrap. Flags cleared outside the handler that have not
+ * been seen clear since (@cmn->ovf_clearing) are not held against it: the
+ * interrupt may have been raised before the clear landed.
+ *
+ * The cycle counters are another matter: every DTC's runs whenever its
+ * pmu_en is set, which it is on every DTC while any event counts, and
+ * only DTC0's serves the cycles event. Their flags come every 2^40 cycles
+ * whoever owns them, as the hardware is built; a cycle flag that does not
+ * clear is caught by the storm rule alone.
+ */
+static bool cmn_hnf_ovf_stray(struct cmn_hnf *cmn, unsigned long pending)
+{
+	unsigned int g;
+
+	for_each_set_bit(g, &pending, CMN_HNF_DTC_COUNTERS)
+		if (!cmn->ctr[g].event)
+			return true;
+	return false;
+}
+
+/*
  * One pass over the DTCs on this line: read every overflow status once,
  * bring each flagged counter's event up to date once, count the wraps the
  * flags report that the reads did not see, clear what was read.
@@ -941,7 +967,7 @@ irqreturn_t cmn_hnf_irq_handler(int irq, void *dev_id)
 	struct cmn_hnf *cmn = line->cmn;
 	u32 status[CMN_HNF_MAX_DTCS] = {};
 	u8 dtcs[CMN_HNF_IDX_CYCLES + 1];
-	unsigned long pending = 0;
+	unsigned long pending = 0, stray = 0;
 	bool explained = false, storming;
 	unsigned int d, g;
 
@@ -950,9 +976,12 @@ irqreturn_t cmn_hnf_irq_handler(int irq, void *dev_id)
 			continue;
 		status[d] = cmn_hnf_hw_ovf_status(cmn, d);
 		pending |= status[d];
+		stray |= status[d] & ~cmn->ovf_clearing[d];
+		cmn->ovf_clearing[d] = 0;
 	}
 	if (!pending)
 		return IRQ_NONE;
+	WARN_ON_ONCE(cmn_hnf_ovf_stray(cmn, stray));
 
 	for (g = 0; g <= CMN_HNF_IDX_CYCLES; g++) {
 		dtcs[g] = (pending & BIT(g)) ? cmn_hnf_ovf_dtcs(cmn, status, g) : 0;

@@ -37,24 +37,12 @@
 #define STORM_MAX_LIMIT		90000	/* below the kernel's 99900-of-100000 */
 #define STORM_MAX_MS		30000
 
-/* Is @irq still pending or being handled? */
-static bool irq_busy(int irq)
-{
-	bool pending = false, active = false;
-
-	if (irq_get_irqchip_state(irq, IRQCHIP_STATE_PENDING, &pending))
-		return false;
-	if (irq_get_irqchip_state(irq, IRQCHIP_STATE_ACTIVE, &active))
-		return pending;
-	return pending || active;
-}
-
 /* Sleep until @irq was delivered and handled, at most @ms; false on timeout */
 static bool irq_wait_idle(int irq, unsigned int ms)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
 
-	while (irq_busy(irq)) {
+	while (cmrt_irq_busy(irq)) {
 		if (time_after(jiffies, deadline))
 			return false;
 		usleep_range(20, 50);
@@ -81,7 +69,7 @@ static int fault_dtc(struct cmn600_rt_mesh *m, unsigned int lid, int *irq)
  * @count: how many times, each after the previous one was handled
  *
  * Process context. Return: 0, -EINVAL (no such DTC or count), -ENXIO (no
- * interrupt), -EIO (an interrupt was not handled within 200 ms).
+ * interrupt), -EIO (an interrupt was not handled within 10 s).
  */
 int cmn600_rt_irq_spurious(struct cmn600_rt_mesh *m, unsigned int lid, u32 count)
 {
@@ -95,7 +83,7 @@ int cmn600_rt_irq_spurious(struct cmn600_rt_mesh *m, unsigned int lid, u32 count
 	if (ret)
 		return ret;
 	for (i = 0; i < count; i++) {
-		if (!irq_wait_idle(irq, CMRT_IRQ_TIMEOUT_MS))
+		if (!irq_wait_idle(irq, CMRT_IRQ_STARVE_MS))
 			return -EIO;
 		if (irq_set_irqchip_state(irq, IRQCHIP_STATE_PENDING, true))
 			return -EIO;
@@ -103,7 +91,7 @@ int cmn600_rt_irq_spurious(struct cmn600_rt_mesh *m, unsigned int lid, u32 count
 		m->dtcs[lid].spurious++;
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 	}
-	return irq_wait_idle(irq, CMRT_IRQ_TIMEOUT_MS) ? 0 : -EIO;
+	return irq_wait_idle(irq, CMRT_IRQ_STARVE_MS) ? 0 : -EIO;
 }
 
 /* Still asserted: a stuck flag set and the overflow interrupt enabled */
@@ -193,7 +181,7 @@ int cmn600_rt_irq_stuck(struct cmn600_rt_mesh *m, unsigned int lid, unsigned int
 			end = "timeout";
 			break;
 		}
-		if (irq_busy(irq)) {
+		if (cmrt_irq_busy(irq)) {
 			usleep_range(10, 20);
 			continue;
 		}

@@ -75,7 +75,7 @@ static void step_all(u64 cycles)
 
 enum mesh_file {
 	MF_RATE, MF_TRUTH, MF_CYCLES, MF_IRQS, MF_INFO, MF_COUNTED, MF_COUNTERS, MF_RACE,
-	MF_IRQ_FAULT, MF_ELAPSED, MF_NR
+	MF_IRQ_FAULT, MF_ELAPSED, MF_CHANGED, MF_NR
 };
 
 struct mesh_file_data {
@@ -130,6 +130,9 @@ static int mesh_show(struct seq_file *s, void *unused)
 		break;
 	case MF_ELAPSED:
 		cmn600_rt_show_elapsed(s, m);
+		break;
+	case MF_CHANGED:
+		cmn600_rt_show_changed(s, m);
 		break;
 	case MF_NR:
 		break;
@@ -373,7 +376,7 @@ static struct dentry *create_mesh_dir(unsigned int i)
 {
 	static const char * const names[MF_NR] = {
 		"rate", "truth", "cycles", "irqs", "info", "counted", "counters", "race",
-		"irq_fault", "elapsed",
+		"irq_fault", "elapsed", "changed",
 	};
 	const struct file_operations *fops;
 	struct dentry *dir;

@@ -26,7 +26,7 @@
  * not have the carries yet, and a reader that reads a global counter after
  * a local one can see the carry of a wrap its local read missed. Overflow
  * interrupts are raised and not waited for, as on hardware; a flag still
- * set CMRT_IRQ_TIMEOUT_MS after its raise is logged.
+ * set past the limit of cmrt_watch_overflow() is logged.
  *
  * near_wrap makes carries frequent without writing any counter (which would
  * invalidate the driver's baselines): in each chunk, every 16- or 32-bit

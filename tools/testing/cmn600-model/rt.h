@@ -24,7 +24,14 @@
 struct task_struct;
 
 #define CMRT_NR_XPS		(CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM)
+/*
+ * How long a raised overflow flag may stay set: CMRT_IRQ_STARVE_MS on a
+ * line a driver has started (it may be disabled for a migration, or its
+ * vCPU not run by a loaded host, for a while: no driver's fault), else
+ * CMRT_IRQ_TIMEOUT_MS (nobody will clear it).
+ */
 #define CMRT_IRQ_TIMEOUT_MS	200
+#define CMRT_IRQ_STARVE_MS	10000
 #define CMRT_CYCLES_MASK	GENMASK_ULL(CMN600M_CYCLES_BITS - 1, 0)
 #define CMRT_RACE_MAX_THREADS	8
 
@@ -121,6 +128,8 @@ struct cmn600_rt_mesh {
 	struct cmn600_model_image_info info;
 	enum cmn600_model_fault fault;
 	void *va;
+	u64 *reset;		/* the image as built, for the "changed" file */
+	u64 reset_len;		/* its bytes: the image's extent */
 	u64 cycles;
 	unsigned int nr_hnfs;
 	struct cmrt_hnf *hnfs;
@@ -141,6 +150,10 @@ struct cmn600_rt_mesh {
 
 	struct cmrt_race race;
 };
+
+/* runtime.c: interrupt line state (any context) */
+bool cmrt_irq_busy(int irq);
+unsigned int cmrt_irq_limit_ms(int irq);
 
 /* runtime.c: registers */
 u64 *cmrt_reg(struct cmn600_rt_mesh *m, u64 off);

@@ -598,6 +598,31 @@ static unsigned int observer_cpu(struct cmn600_rt_mesh *m)
 	return cpumask_first(cpu_online_mask);
 }
 
+/* Is @irq still pending or being handled? Any context. */
+bool cmrt_irq_busy(int irq)
+{
+	bool pending = false, active = false;
+
+	if (irq_get_irqchip_state(irq, IRQCHIP_STATE_PENDING, &pending))
+		return false;
+	if (irq_get_irqchip_state(irq, IRQCHIP_STATE_ACTIVE, &active))
+		return pending;
+	return pending || active;
+}
+
+/*
+ * How long a flag raised on @irq may stay set (rt.h): a line some driver
+ * has started may be disabled for a while (a migration) and its CPU may
+ * not run for a while (a loaded host), so wait long; with no driver on
+ * it, nobody will clear the flag. Any context.
+ */
+unsigned int cmrt_irq_limit_ms(int irq)
+{
+	struct irq_data *d = irq > 0 ? irq_get_irq_data(irq) : NULL;
+
+	return d && irqd_is_started(d) ? CMRT_IRQ_STARVE_MS : CMRT_IRQ_TIMEOUT_MS;
+}
+
 /* Make an overflow interrupt pending; true if it was raised. Any context. */
 bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 {
@@ -622,7 +647,8 @@ bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 {
 	struct cmrt_dtc *dtc = &m->dtcs[lid];
-	unsigned long deadline, flags;
+	unsigned long start, flags;
+	unsigned int limit;
 	bool cleared;
 
 	cmrt_resolve_irqs(m);
@@ -642,7 +668,7 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 	raw_spin_lock_irqsave(&m->lock, flags);
 	dtc->irqs += hweight64(bits);
 	raw_spin_unlock_irqrestore(&m->lock, flags);
-	deadline = jiffies + msecs_to_jiffies(CMRT_IRQ_TIMEOUT_MS);
+	start = jiffies;
 	for (;;) {
 		raw_spin_lock_irqsave(&m->lock, flags);
 		cmrt_service_dtc(m, lid);
@@ -650,9 +676,10 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 		if (cleared)
 			return;
-		if (time_after(jiffies, deadline)) {
-			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
-				m->index, lid, (unsigned long long)bits, CMRT_IRQ_TIMEOUT_MS);
+		limit = cmrt_irq_limit_ms(READ_ONCE(dtc->irq));
+		if (time_after(jiffies, start + msecs_to_jiffies(limit))) {
+			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %u ms\n",
+				m->index, lid, (unsigned long long)bits, limit);
 			return;
 		}
 		usleep_range(50, 100);
@@ -787,13 +814,14 @@ void cmrt_note_raised(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits, u64 
 
 /*
  * Raised overflow flags the driver has not cleared yet: warn about those
- * still set CMRT_IRQ_TIMEOUT_MS after the raise (and stop waiting for
- * them). True while some are still awaited.
+ * still set past cmrt_irq_limit_ms() after the raise (and stop waiting
+ * for them). True while some are still awaited.
  */
 bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
 {
+	unsigned int i, limit;
 	bool held = false;
-	unsigned int i;
+	u64 age;
 
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
 		struct cmrt_dtc *dtc = &m->dtcs[i];
@@ -801,12 +829,15 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
 		if (!dtc->present || !dtc->wait_bits)
 			continue;
 		dtc->wait_bits &= cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
-		if (dtc->wait_bits &&
-		    now - dtc->wait_since > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
-			pr_warn_ratelimited("mesh%u dtc%u: overflow 0x%llx not cleared within %d ms\n",
-					    m->index, i, (unsigned long long)dtc->wait_bits,
-					    CMRT_IRQ_TIMEOUT_MS);
-			dtc->wait_bits = 0;
+		age = now - dtc->wait_since;
+		if (dtc->wait_bits && age > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
+			limit = cmrt_irq_limit_ms(dtc->irq);
+			if (age > (u64)limit * NSEC_PER_MSEC) {
+				pr_warn_ratelimited("mesh%u dtc%u: overflow 0x%llx not cleared within %u ms\n",
+						    m->index, i,
+						    (unsigned long long)dtc->wait_bits, limit);
+				dtc->wait_bits = 0;
+			}
 		}
 		if (dtc->wait_bits)
 			held = true;
@@ -819,8 +850,8 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
  * with m->lock held. Counts the pending cycles in chunks; a chunk that
  * raises an interrupt ends the tick, and nothing more is counted until the
  * driver has cleared the flag (it handles the interrupt as soon as the
- * hrtimer returns) or CMRT_IRQ_TIMEOUT_MS has passed. Cycles not counted stay
- * pending for the next tick.
+ * hrtimer returns) or the limit of cmrt_watch_overflow() has passed.
+ * Cycles not counted stay pending for the next tick.
  */
 static void free_tick(struct cmn600_rt_mesh *m, u64 now)
 {
@@ -1514,6 +1545,14 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 	ret = cmn600_model_build(desc, fault, m->va, desc->size, &m->info);
 	if (ret)
 		goto err;
+	/* the reset image, kept to show what anybody wrote since */
+	m->reset_len = m->info.extent;
+	m->reset = kvmalloc(m->reset_len, GFP_KERNEL);
+	if (!m->reset) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	memcpy(m->reset, m->va, m->reset_len);
 
 	for (y = 0; y < desc->y_dim; y++) {
 		for (x = 0; x < desc->x_dim; x++) {
@@ -1570,6 +1609,7 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 	return 0;
 
 err:
+	kvfree(m->reset);
 	if (m->va)
 		memunmap(m->va);
 	kfree(m->desc);
@@ -1583,7 +1623,31 @@ void cmn600_rt_destroy(struct cmn600_rt_mesh *m)
 		return;
 	cmn600_rt_clock_stop(m);
 	memunmap(m->va);
+	kvfree(m->reset);
 	kfree(m->hnfs);
 	kfree(m->desc);
 	kfree(m);
+}
+
+/*
+ * The 64-bit words of the configuration space that differ from the image
+ * built at load (the reset state), one "<offset> <reset> <now>" line each,
+ * in offset order; nothing when nobody (driver or model) wrote any of it.
+ * The registers are read as they are, without a step point.
+ */
+void cmn600_rt_show_changed(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	const u64 *now = m->va;
+	u64 i, v;
+
+	for (i = 0; i < m->reset_len / sizeof(u64); i++) {
+		v = READ_ONCE(now[i]);
+		if (v != m->reset[i])
+			seq_printf(s, "0x%06llx 0x%016llx 0x%016llx\n",
+				   (unsigned long long)(i * sizeof(u64)),
+				   (unsigned long long)m->reset[i],
+				   (unsigned long long)v);
+		if (!(i & 0xfff))
+			cond_resched();
+	}
 }

@@ -61,6 +61,7 @@ void cmn600_rt_show_counted(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_counters(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_race(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_irq_fault(struct seq_file *s, struct cmn600_rt_mesh *m);
+void cmn600_rt_show_changed(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_info(struct seq_file *s, struct cmn600_rt_mesh *m);
 u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m);

@@ -3,7 +3,7 @@
 # meshes: default
 # subset-fw: dt
 # timeout: 300
-# results: 21
+# results: 26
 #
 # Broken firmware / configuration space (the model's fault= parameter; the
 # model is reloaded with each fault in turn, the driver probed each time):
@@ -13,6 +13,11 @@
 #                           per mesh of the file (the model breaks every
 #                           image), each naming another device (printed
 #                           as a note)
+#   <fault>/untouched       the refused probe wrote nothing: every mesh's
+#                           configuration space still equals the image the
+#                           model built at load (the model's "changed"
+#                           file is empty), so no PMU register was
+#                           programmed before the probe knew it would work
 #   unknown_type/...        an unknown node type is skipped: the PMU
 #                           registers and counts exactly
 #   nodeid_mismatch/...     corrupted firmware: the HN-F whose node id does
@@ -44,6 +49,21 @@ up() { # FAULT: model with that fault, driver probed; dmesg of the probe kept
 	return 0
 }
 
+# untouched NAME: no mesh's configuration space differs from its reset image
+untouched() {
+	local m=0 c all=
+	while [ $m -lt "$(mesh_count)" ]; do
+		c=$(head -n 4 "$LC_M/mesh$m/changed" 2>&1)
+		[ -z "$c" ] || all="$all mesh$m: $(echo "$c" | tr '\n' ';')"
+		m=$((m + 1))
+	done
+	if [ -z "$all" ]; then
+		pass "$1"
+	else
+		fail "$1" "written since reset (offset reset now):$all"
+	fi
+}
+
 for f in child_loop child_count child_oob root_not_cfg no_dtc; do
 	up $f || continue
 	if [ -z "$(pmus arm_cmn_hnf)" ]; then
@@ -62,6 +82,7 @@ for f in child_loop child_count child_oob root_not_cfg no_dtc; do
 	else
 		fail "$f/one_error_line" "$n error lines ($ndev devices) for $(mesh_count) mesh(es): $(echo "$errs" | tr '\n' '|')"
 	fi
+	untouched "$f/untouched"
 done
 
 # unknown node type: skipped, the rest works

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc faults/4x2-2dtc-dtc1-noirq
 # timeout: 180
-# results: 3 if any(m.noirq for m in mesh) else 3 + dtcs
+# results: 4 if any(m.noirq for m in mesh) else 3 + dtcs
 #
 # Interrupt faults (the model's irq_fault file, see
 # Documentation/cmn600-model.rst):
@@ -18,6 +18,11 @@
 # e.g. faults/4x2-2dtc-dtc1-noirq):
 #   noirq/probe_refused     no PMU registers
 #   noirq/one_error_line    exactly one error-level line from the driver
+#   noirq/untouched         ... and the refused probe wrote nothing: the
+#                           configuration space still equals the image the
+#                           model built at load (its "changed" file is
+#                           empty; the interrupts are resolved before any
+#                           register is programmed)
 # (A pmovsr bit that never clears: 45-hnf-irq-storm.sh.)
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
@@ -43,6 +48,12 @@ if grep -Eq '^[[:space:]]*node[[:space:]]+dtc[[:space:]].*[[:space:]]irq=none' "
 		pass noirq/one_error_line
 	else
 		fail noirq/one_error_line "$n error lines: $(echo "$errs" | tr '\n' '|')"
+	fi
+	c=$(head -n 4 "$LC_M/mesh0/changed" 2>&1)
+	if [ -z "$c" ]; then
+		pass noirq/untouched
+	else
+		fail noirq/untouched "written since reset (offset reset now): $(echo "$c" | tr '\n' ';')"
 	fi
 	finish
 fi

@@ -716,19 +716,60 @@ lc_sum_rates() {
 	echo $__s
 }
 
+# lc_scale_rates MESH EVENTID K [NODE]: multiply the rates of EVENTID (on
+# every HN-F, or on NODE) by K; the lines as they were go to stdout, for
+# lc_restore_rates.
+lc_scale_rates() {
+	local __l __kv __nd __ev __r __head
+	while read -r __l; do
+		__nd='' __ev='' __r=0 __head=
+		for __kv in $__l; do
+			case $__kv in
+			node=*) __nd=${__kv#node=} ;;
+			event=*) __ev=$((${__kv#event=})) ;;
+			rate=*) __r=${__kv#rate=}; continue ;;
+			esac
+			__head="$__head $__kv"
+		done
+		[ "$__ev" = "$2" ] || continue
+		[ -z "${4:-}" ] || [ $((__nd)) -eq $(($4)) ] || continue
+		echo "$__l"
+		lc_rate "$1" "${__head# } rate=$((__r * $3))"
+	done < "$LC_M/mesh$1/rate"
+}
+
+# lc_restore_rates MESH FILE: set the rate lines FILE holds again
+lc_restore_rates() {
+	local __l
+	while read -r __l; do
+		lc_rate "$1" "$__l"
+	done < "$2"
+}
+
 # lc_wrap_check PREFIX PMU MESH ALIAS EVENTID [NODE]: one step producing
 # about 1.5 * 2^47 events of EVENTID (aggregated, or on NODE), enough to
 # wrap a 32-bit global counter fed by 16-bit local carries that started at
-# 0x80000000 (upstream's preload), and more than 2^32 for anybody.
+# 0x80000000 (upstream's preload), and more than 2^32 for anybody. For
+# that step the event's rates are raised to 2^20 or more per 1000 cycles
+# in all, so that it lasts less than 2^38 cycles: the DTCs' 40-bit cycle
+# counters wrap once at most, as on silicon, where 2^47 events of one HN-F
+# take hours and the overflow interrupts of the cycle counters come
+# minutes apart. (A manual step of many 2^40-cycle periods would raise
+# them back to back, which no silicon can; see Documentation/testing.rst.)
 lc_wrap_check() {
-	local __pre=$1 __pmu=$2 __m=$3 __al=$4 __ev=$5 __nd=${6:-} __s __n __spec __w
+	local __pre=$1 __pmu=$2 __m=$3 __al=$4 __ev=$5 __nd=${6:-} __s __n __spec __k __ret=0
 	__s=$(lc_sum_rates "$__m" "$__ev" "$__nd")
 	[ "$__s" -gt 0 ] || { lc_fail "$__pre/$__al" "no rate set for event $__ev"; return 1; }
+	__k=$(( ((1 << 20) + __s - 1) / __s ))
+	lc_scale_rates "$__m" "$__ev" "$__k" "$__nd" > "$LC_TMP/rates.wrap"
+	__s=$(lc_sum_rates "$__m" "$__ev" "$__nd")
 	__n=$(( (3 << 46) * 1000 / __s ))
 	if [ -n "$__nd" ]; then
 		__spec="$__pmu/$__al,bynodeid=1,nodeid=$__nd/|$__al|$__nd"
 	else
 		__spec="$__pmu/$__al/|$__al|*"
 	fi
-	lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" "$__spec"
+	lc_batch_check "$__pre" "$__pmu" "$__m" "$__n" "$__spec" || __ret=$?
+	lc_restore_rates "$__m" "$LC_TMP/rates.wrap"
+	return $__ret
 }

@@ -58,6 +58,10 @@ skip() {
 # fails the boot on WARNING:, "not cleared within", ...)
 expect_kmsg() { echo "=== CMN-EXPECT-KMSG $*"; }
 
+# expect_warn FUNCTION: the next WARN splat located in FUNCTION (its
+# "WARNING:" line and first "Call trace:") is provoked on purpose
+expect_warn() { echo "=== CMN-EXPECT-WARN $1"; }
+
 # check NAME CMD...: PASS if CMD exits 0, else FAIL with its status and the
 # last line of its output. Returns CMD's status.
 check() {

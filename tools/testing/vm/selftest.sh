@@ -24,8 +24,8 @@ ok() { result_pass "harness/$1"; }
 bad() { result_fail "harness/$1" "$2"; rc=1; }
 
 # ---- kernel errors: every pattern, planted in an otherwise clean log ----
-# (with the pending pattern, as BAD_RE will be once it joins)
-BAD_RE="$BAD_RE|$BAD_RE_PENDING"
+# (with the pending patterns, if any, as BAD_RE will be once they join)
+BAD_RE="$BAD_RE${BAD_RE_PENDING:+|$BAD_RE_PENDING}"
 clean_log() {
 	printf '%s\n' "[    0.000000] Booting Linux on physical CPU 0x0000000000" \
 		"=== CMN-TEST-BEGIN /e2e/x.sh" "CMN-TEST: PASS a" \
@@ -76,6 +76,42 @@ if kernel_errors "$T/e2.log" > /dev/null; then
 	ok kmsg/expected_once
 else
 	bad kmsg/expected_once "a second, unannounced message was not caught"
+fi
+
+# an announced WARN splat: its WARNING: and Call trace: lines, once, and
+# only from the function announced
+splat() { # FUNCTION
+	printf '%s\n' "[   7.0] ------------[ cut here ]------------" \
+		"[   7.0] WARNING: CPU: 0 PID: 0 at drivers/perf/arm_cmn_hnf/pmu.c:921 $1+0x1f4/0x250 [arm_cmn_hnf]" \
+		"[   7.0] Modules linked in: arm_cmn_hnf cmn600_model" \
+		"[   7.0] Call trace:" \
+		"[   7.0]  $1+0x1f4/0x250 [arm_cmn_hnf]" \
+		"[   7.0] ---[ end trace 0000000000000000 ]---"
+}
+{ clean_log; echo "=== CMN-EXPECT-WARN cmn_hnf_irq_handler"; splat cmn_hnf_irq_handler; } > "$T/w.log"
+if kernel_errors "$T/w.log" > /dev/null; then
+	bad kmsg/expected_warn "an announced WARN failed the boot: $(kernel_errors "$T/w.log")"
+else
+	ok kmsg/expected_warn
+fi
+{ cat "$T/w.log"; splat cmn_hnf_irq_handler; } > "$T/w2.log"
+if kernel_errors "$T/w2.log" > /dev/null; then
+	ok kmsg/expected_warn_once
+else
+	bad kmsg/expected_warn_once "a second WARN splat was not caught"
+fi
+{ clean_log; echo "=== CMN-EXPECT-WARN cmn_hnf_irq_handler"; splat cmn_hnf_event_add; } > "$T/w3.log"
+if kernel_errors "$T/w3.log" > /dev/null; then
+	ok kmsg/expected_warn_other
+else
+	bad kmsg/expected_warn_other "a WARN from another function passed as announced"
+fi
+{ clean_log; echo "=== CMN-EXPECT-WARN cmn_hnf_irq_handler"; splat cmn_hnf_irq_handler |
+  sed '5a [   7.0] Call trace:'; } > "$T/w4.log"
+if kernel_errors "$T/w4.log" > /dev/null; then
+	ok kmsg/expected_warn_trace
+else
+	bad kmsg/expected_warn_trace "a second Call trace: in an announced splat was not caught"
 fi
 
 # ---- manifest: counts and SKIP permissions ----
@@ -163,6 +199,22 @@ if echo "$out" | grep -q '^FAIL: pre/isolation: /e2e/s1.sh: arm_cmn_hnf cannot' 
 	ok parse/isolation
 else
 	bad parse/isolation "$(echo "$out" | tr '\n' '|')"
+fi
+
+# a kernel message the console spliced into a result line
+base_log "PASS a" "PASS b[  145.641829] arm-cmn-hnf 7c000000.cmn: IRQ 19: line disabled" \
+	"PASS c" "PASS d" "PASS e" > "$T/p6.log"
+run_parse "$T/p6.log"
+if [ "$NFAIL" = 0 ] && [ "$NPASS" = 5 ] && grep -qx 'PASS: pre/b' "$T/out"; then
+	ok parse/spliced
+else
+	bad parse/spliced "$(echo "$out" | tr '\n' '|')"
+fi
+base_log "PASS a" "PASS b[  145.6] WARNING: CPU: 0 PID: 0 at x.c:1 f+0x1/0x2" > "$T/p7.log"
+if got=$(kernel_errors "$T/p7.log") && [ "$got" = "[  145.6] WARNING: CPU: 0 PID: 0 at x.c:1 f+0x1/0x2" ]; then
+	ok kmsg/spliced
+else
+	bad kmsg/spliced "a kernel error spliced into a result line was not caught (got '${got:-}')"
 fi
 
 # ---- kmemleak ----
