@@ -30,19 +30,7 @@ DEBIAN_SECURITY=${CMN_HNF_DEBIAN_SECURITY:-http://deb.debian.org/debian-security
 PKG_HOST_PKGS=(mmdebstrap dt-schema device-tree-compiler util-linux kmod
 	busybox-static shellcheck dpkg-dev)
 
-ensure_pkg_host_packages() {
-	local p missing=()
-
-	for p in "${PKG_HOST_PKGS[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	apt_update
-	log "installing host packages: ${missing[*]}"
-	timed "apt-get install pkg host packages" apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-}
+ensure_pkg_host_packages() { install_pkgs "${PKG_HOST_PKGS[@]}"; }
 
 # sources SUITE: the archive lines of a Debian suite (and its security
 # and updates suites)
@@ -50,10 +38,7 @@ sources() {
 	local s=$1
 	echo "deb $DEBIAN_MIRROR $s main"
 	echo "deb $DEBIAN_MIRROR $s-updates main"
-	case $s in
-	bullseye) echo "deb $DEBIAN_SECURITY $s-security main" ;;
-	*) echo "deb $DEBIAN_SECURITY $s-security main" ;;
-	esac
+	echo "deb $DEBIAN_SECURITY $s-security main"
 }
 
 # pkg_chroot NAME SUITE VARIANT PKG...: echo the path of a chroot made by
