@@ -75,7 +75,7 @@ static void step_all(u64 cycles)
 
 enum mesh_file {
 	MF_RATE, MF_TRUTH, MF_CYCLES, MF_IRQS, MF_INFO, MF_COUNTED, MF_COUNTERS, MF_RACE,
-	MF_IRQ_FAULT, MF_NR
+	MF_IRQ_FAULT, MF_ELAPSED, MF_NR
 };
 
 struct mesh_file_data {
@@ -98,7 +98,7 @@ static int mesh_show(struct seq_file *s, void *unused)
 	}
 	m = model.meshes[d->index];
 	if (d->what == MF_TRUTH || d->what == MF_CYCLES || d->what == MF_COUNTED ||
-	    d->what == MF_COUNTERS)
+	    d->what == MF_COUNTERS || d->what == MF_ELAPSED)
 		cmn600_rt_sync(m);
 	switch (d->what) {
 	case MF_RATE:
@@ -127,6 +127,9 @@ static int mesh_show(struct seq_file *s, void *unused)
 		break;
 	case MF_IRQ_FAULT:
 		cmn600_rt_show_irq_fault(s, m);
+		break;
+	case MF_ELAPSED:
+		cmn600_rt_show_elapsed(s, m);
 		break;
 	case MF_NR:
 		break;
@@ -370,7 +373,7 @@ static struct dentry *create_mesh_dir(unsigned int i)
 {
 	static const char * const names[MF_NR] = {
 		"rate", "truth", "cycles", "irqs", "info", "counted", "counters", "race",
-		"irq_fault",
+		"irq_fault", "elapsed",
 	};
 	const struct file_operations *fops;
 	struct dentry *dir;

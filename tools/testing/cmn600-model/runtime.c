@@ -1124,6 +1124,26 @@ u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m)
 	return c;
 }
 
+/*
+ * The clock's time so far in cycles, counted or still pending (the free
+ * clock stops counting while an overflow interrupt waits to be cleared),
+ * and the ktime in ns up to which it has been taken. Over a free-running
+ * interval the first moves by exactly the second times freq_mhz / 1000,
+ * however late the ticks ran.
+ */
+void cmn600_rt_show_elapsed(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+	u64 c, ns;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	c = m->cycles + m->pending;
+	ns = m->last_ns;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	seq_printf(s, "%llu %llu\n", (unsigned long long)c,
+		   (unsigned long long)ns);
+}
+
 /* Workload profiles */
 
 struct profile_rate {

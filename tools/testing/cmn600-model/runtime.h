@@ -64,6 +64,7 @@ void cmn600_rt_show_irq_fault(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_irqs(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_info(struct seq_file *s, struct cmn600_rt_mesh *m);
 u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m);
+void cmn600_rt_show_elapsed(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_sync(struct cmn600_rt_mesh *m);
 
 #endif /* CMN600_MODEL_RUNTIME_H */

@@ -26,7 +26,7 @@
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
 
 check model_load model_load || finish
 if ! { modprobe arm_cmn_hnf && lc_pmu_wait $P; }; then

@@ -38,7 +38,7 @@ check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
 nm=$(lc_nmeshes)
 m=0
 while [ $m -lt "$nm" ]; do
-	lc_pmu_wait arm_cmn_hnf_$m || { fail registered "no arm_cmn_hnf_$m"; finish; }
+	lc_pmu_wait "$(lc_pmu $m)" || { fail registered "no $(lc_pmu $m)"; finish; }
 	lc_set_rates $m
 	# about 4e5 events per cycle and HN-F at 2e10 cycles/s: an aggregated
 	# global counter (2^48 events) overflows every ~10-20 ms, one HN-F's
@@ -91,10 +91,10 @@ fi
 check modprobe_again modprobe arm_cmn_hnf || finish
 m=0
 while [ $m -lt "$nm" ]; do
-	lc_pmu_wait arm_cmn_hnf_$m
+	lc_pmu_wait "$(lc_pmu $m)"
 	lc_set_rates $m
 	t0=$(lc_truth $m 1 all)
-	got=$(cmn-perf run arm_cmn_hnf_$m:0x1 -- "echo $N > $LC_M/step" | cut -d' ' -f1)
+	got=$(cmn-perf run "$(lc_pmu $m):0x1" -- "echo $N > $LC_M/step" | cut -d' ' -f1)
 	t1=$(lc_truth $m 1 all)
 	if [ "$got" = "$(lc_u64 sub "$t1" "$t0")" ] && [ "$got" -gt 0 ]; then
 		pass "fuzz_reload_exact_$m"

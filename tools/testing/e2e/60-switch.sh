@@ -27,6 +27,7 @@
 . /e2e/lib-counts.sh
 
 N=200000
+P0=$(lc_pmu 0)
 CONF=/etc/modprobe.d/arm_cmn_hnf.conf
 OUT=$LC_TMP/switch.out
 
@@ -126,7 +127,7 @@ fi
 cmn-hnf switch hnf > "$OUT" 2>&1
 switched to_hnf hnf arm-cmn-hnf arm_cmn_hnf arm_cmn arm_cmn_hnf_ $?
 sed 's/^/# /' "$OUT"
-counts hnf_counts arm_cmn_hnf_0/slc_miss/ arm_cmn_hnf_0/hnf_cache_miss/
+counts hnf_counts "$P0/slc_miss/" "$P0/hnf_cache_miss/"
 
 cmn-hnf switch arm_cmn > "$OUT" 2>&1
 switched back_to_arm_cmn arm_cmn arm-cmn arm_cmn arm_cmn_hnf arm_cmn_ $?

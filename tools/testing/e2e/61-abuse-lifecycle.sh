@@ -23,6 +23,7 @@
 . /e2e/lib-abuse.sh
 
 LOADS=${LIFE_LOADS:-10}
+P=$(lc_pmu 0)
 N=100000
 DRV=/sys/bus/platform/drivers/arm-cmn-hnf
 
@@ -39,7 +40,7 @@ ab_run life_ cmn-stress load -k "$CMN_DRIVER_KO" -n "$LOADS" -N $N
 
 # unbind is refused, idle and busy
 check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
-lc_pmu_wait arm_cmn_hnf_0 || { fail registered "no arm_cmn_hnf_0"; finish; }
+lc_pmu_wait "$P" || { fail registered "no $P"; finish; }
 dev=$(ab_platform_dev) || { fail unbind_attrs_absent "no device bound to arm-cmn-hnf"; finish; }
 name=$(basename "$dev")
 note "device $name, driver directory: $(ls "$DRV" | tr '\n' ' ')"
@@ -52,7 +53,7 @@ fi
 still_bound() {
 	local d
 	d=$(basename "$(readlink "$dev/driver" 2>/dev/null)")
-	[ "$d" = arm-cmn-hnf ] && pmu_exists arm_cmn_hnf_0
+	[ "$d" = arm-cmn-hnf ] && pmu_exists "$P"
 }
 if (echo "$name" > "$DRV/unbind") 2>/dev/null; then
 	fail unbind_refused_idle "writing $name to $DRV/unbind succeeded"
@@ -62,7 +63,7 @@ else
 	fail unbind_refused_idle "the device is no longer bound or the PMU is gone"
 fi
 lc_snap 0 "$LC_TMP/u0"
-perf stat -x, -a -o "$LC_TMP/unbind.csv" -e arm_cmn_hnf_0/slc_miss/ -- sh -c "
+perf stat -x, -a -o "$LC_TMP/unbind.csv" -e "$P/slc_miss/" -- sh -c "
 	echo $N > $LC_M/step
 	if (echo $name > $DRV/unbind) 2>/dev/null; then echo done; else echo refused; fi > $LC_TMP/unbind.res
 	echo $N > $LC_M/step

@@ -14,13 +14,14 @@
 #   abi_format       the format/ table of the document is what format/
 #                    holds
 . /e2e/lib.sh
+. /e2e/lib-counts.sh
 
 ABI=/e2e/abi/sysfs-bus-event_source-devices-arm_cmn_hnf
-P=$CMN_EVDEV/arm_cmn_hnf_0
+P=$CMN_EVDEV/$(lc_pmu 0)
 [ -f "$ABI" ] || { fail abi_documented "no $ABI in the guest"; finish; }
 check model_load model_load || finish
 check driver_load driver_load || finish
-wait_for 2 test -d "$P" || { fail abi_documented "no PMU arm_cmn_hnf_0"; finish; }
+wait_for 2 test -d "$P" || { fail abi_documented "no PMU $(basename "$P")"; finish; }
 
 # the What: paths, relative to the PMU directory, as shell patterns
 pats=$(awk '/^What:/ { on = 1; sub(/^What:[ \t]*/, ""); print; next }

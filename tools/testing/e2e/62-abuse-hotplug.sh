@@ -36,7 +36,7 @@ check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf || finish
 nm=$(lc_nmeshes)
 m=0
 while [ $m -lt "$nm" ]; do
-	lc_pmu_wait arm_cmn_hnf_$m || { fail registered "no arm_cmn_hnf_$m"; finish; }
+	lc_pmu_wait "$(lc_pmu $m)" || { fail registered "no $(lc_pmu $m)"; finish; }
 	lc_set_rates $m
 	m=$((m + 1))
 done

@@ -31,7 +31,7 @@
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
-P=arm_cmn_hnf_0
+P=$(lc_pmu 0)
 PAR=/proc/sys/kernel/perf_event_paranoid
 N=100000
 

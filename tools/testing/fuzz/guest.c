@@ -130,6 +130,19 @@ const char *g_errname(int e)
 	return n ? n : "E?";
 }
 
+/* A whole number, decimal or 0x-hex, with at most a newline after it */
+u64 g_num(const char *s)
+{
+	char *end;
+	u64 v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || (*end && *end != '\n'))
+		g_die("bad number '%s'", s);
+	return v;
+}
+
 double g_now(void)
 {
 	struct timespec ts;
@@ -157,6 +170,64 @@ int g_pmu_cpu(const char *name)
 	return atoi(buf);
 }
 
+/* A number given as "<key><value>" on a mesh line, or @def */
+static unsigned long long g_mesh_field(const char *line, const char *key,
+				       unsigned long long def)
+{
+	size_t klen = strlen(key);
+	const char *p = line;
+
+	while ((p = strstr(p, key))) {
+		if (p == line || p[-1] == ' ' || p[-1] == '\t')
+			return strtoull(p + klen, NULL, 0);
+		p += klen;
+	}
+	return def;
+}
+
+/*
+ * The model mesh that PMU instance arm_cmn_hnf_<inst> counts, by the naming
+ * rule the harness's shell tests use (lc_pmu in tools/testing/e2e/
+ * lib-counts.sh): over ACPI <inst> is the mesh's _UID, over DT it is the rank
+ * of the mesh's base address. The meshes come from the harness's resolved
+ * mesh file, which gives every mesh its uid= and base=. Without that file,
+ * instance <n> is mesh <n>. -1: no mesh has that instance.
+ */
+static int g_instance_mesh(int inst)
+{
+	unsigned long long base[G_MAX_MESHES], uid[G_MAX_MESHES];
+	const char *fw = getenv("CMN_FW");
+	bool acpi = fw && !strcmp(fw, "acpi");
+	FILE *f = fopen(G_MESH_FILE, "r");
+	char line[512];
+	int n = 0, i, j, rank;
+
+	if (!f)
+		return inst;
+	while (n < G_MAX_MESHES && fgets(line, sizeof(line), f)) {
+		const char *p = line + strspn(line, " \t");
+
+		if (strncmp(p, "mesh", 4) || (p[4] != ' ' && p[4] != '\t'))
+			continue;
+		uid[n] = g_mesh_field(p, "uid=", (unsigned long long)n);
+		base[n] = g_mesh_field(p, "base=", (unsigned long long)n);
+		n++;
+	}
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		if (acpi) {
+			if (uid[i] == (unsigned long long)inst)
+				return i;
+			continue;
+		}
+		for (rank = 0, j = 0; j < n; j++)
+			rank += base[j] < base[i];
+		if (rank == inst)
+			return i;
+	}
+	return -1;
+}
+
 static int g_pmu_fill(struct g_pmu *p, const char *name)
 {
 	char path[256];
@@ -169,9 +240,8 @@ static int g_pmu_fill(struct g_pmu *p, const char *name)
 	p->type = (int)t;
 	p->cpu = g_pmu_cpu(name);
 	p->mesh = -1;
-	/* the harness's meshes: instance <n> is model mesh <n> */
 	if (!strncmp(name, G_PREFIX, strlen(G_PREFIX)))
-		p->mesh = atoi(name + strlen(G_PREFIX));
+		p->mesh = g_instance_mesh(atoi(name + strlen(G_PREFIX)));
 	return 0;
 }
 
@@ -198,8 +268,12 @@ static int g_pmus_filtered(struct g_pmu *out, int max, bool hnf_only)
 		if (hnf_only &&
 		    strncmp(de->d_name, G_PREFIX, strlen(G_PREFIX)))
 			continue;
-		if (!g_pmu_fill(&out[n], de->d_name))
-			n++;
+		if (g_pmu_fill(&out[n], de->d_name))
+			continue;
+		if (hnf_only && out[n].mesh < 0)
+			g_die("%s matches no mesh of %s (CMN_FW=%s)", de->d_name,
+			      G_MESH_FILE, getenv("CMN_FW") ?: "unset");
+		n++;
 	}
 	closedir(d);
 	qsort(out, (size_t)n, sizeof(*out), g_pmu_cmp);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Guest-side helpers shared by the abuse tests (cmn-fuzz, cmn-stress,
- * cmn-priv): sysfs and debugfs files, the PMUs, the CMN-600 model's ground
- * truth, interrupts and their affinity, CPU hotplug and the kernel log.
+ * Guest-side helpers shared by the static test programs (cmn-fuzz,
+ * cmn-stress, cmn-priv, and the e2e helpers cmn-perf, cmn-hostile and
+ * cmn-drv): sysfs and debugfs files, numbers, errno names, the PMUs, the
+ * CMN-600 model's ground truth, interrupts and their affinity, CPU hotplug
+ * and the kernel log.
  *
  * Nothing here includes the driver's headers: the attr.config layout below
  * is written from the ABI table of Documentation/internals.rst.
@@ -27,6 +29,7 @@ typedef unsigned int u32;
 #define G_MODEL		"/sys/kernel/debug/cmn600_model"
 #define G_CPUS		"/sys/devices/system/cpu"
 #define G_PREFIX	"arm_cmn_hnf_"
+#define G_MESH_FILE	"/etc/cmn/mesh"	/* the harness's resolved meshes */
 
 /* Limits of the CMN-600 facts (an 8x8 mesh has at most 128 HN-F ports) */
 #define G_MAX_HNFS	128
@@ -67,6 +70,7 @@ int g_read_int(const char *path, long long *v);
 int g_write_int(const char *path, long long v);
 const char *g_errname(int e);
 double g_now(void);
+u64 g_num(const char *s);
 
 int g_perf_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
 		unsigned long flags);

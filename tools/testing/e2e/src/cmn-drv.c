@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmn-drv: guest-side helper for the driver-rule tests (41-hnf-local.sh).
- * Static, libc only.
+ * Static; libc and the guest helpers of tools/testing/fuzz/guest.c only.
  *
  *   cmn-drv open PMU CONFIG CONFIG1 CONFIG2
  *        perf_event_open() one counting event of PMU (a name under
@@ -24,48 +24,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SYSFS_PMUS	"/sys/bus/event_source/devices"
+#include "guest.h"
 
-static void die(const char *what)
-{
-	fprintf(stderr, "cmn-drv: %s\n", what);
-	exit(2);
-}
-
-static unsigned long long num(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || (*end && *end != '\n'))
-		die("bad number");
-	return v;
-}
-
-static unsigned long long sysfs_num(const char *pmu, const char *file)
+/* A number from a PMU's sysfs file; cpumask: its first CPU */
+static u64 sysfs_num(const char *pmu, const char *file)
 {
 	char path[256], buf[64];
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/%s", pmu, file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		die("no such PMU file");
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		die("cannot read PMU file");
-	buf[n] = '\0';
-	/* cpumask: the first CPU of "N", "N-M" or "N,M" */
+	snprintf(path, sizeof(path), G_PMUS "/%s/%s", pmu, file);
+	if (g_read_file(path, buf, sizeof(buf)) <= 0)
+		g_die("cannot read %s", path);
 	buf[strcspn(buf, ",-\n")] = '\0';
-	return num(buf);
+	return g_num(buf);
 }
 
-static int open_event(const char *pmu, unsigned long long config,
-		      unsigned long long config1, unsigned long long config2)
+static int open_event(const char *pmu, u64 config, u64 config1, u64 config2)
 {
 	struct perf_event_attr attr;
 
@@ -76,8 +49,7 @@ static int open_event(const char *pmu, unsigned long long config,
 	attr.config1 = config1;
 	attr.config2 = config2;
 	attr.disabled = 1;
-	return (int)syscall(SYS_perf_event_open, &attr, -1,
-			    (int)sysfs_num(pmu, "cpumask"), -1, 0);
+	return g_perf_open(&attr, -1, (int)sysfs_num(pmu, "cpumask"), -1, 0);
 }
 
 int main(int argc, char **argv)
@@ -85,10 +57,12 @@ int main(int argc, char **argv)
 	int fd, status;
 	pid_t pid;
 
+	g_prog = "cmn-drv";
+
 	if (argc == 6 && !strcmp(argv[1], "open")) {
-		fd = open_event(argv[2], num(argv[3]), num(argv[4]), num(argv[5]));
+		fd = open_event(argv[2], g_num(argv[3]), g_num(argv[4]), g_num(argv[5]));
 		if (fd < 0) {
-			printf("%s\n", strerrorname_np(errno) ?: "EOTHER");
+			printf("%s\n", g_errname(errno));
 			return 0;
 		}
 		close(fd);
@@ -96,24 +70,24 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 6 && !strcmp(argv[1], "hold")) {
-		fd = open_event(argv[2], num(argv[3]), 0, 0);
+		fd = open_event(argv[2], g_num(argv[3]), 0, 0);
 		if (fd < 0)
-			die("cannot open the event");
+			g_die("cannot open the event");
 		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-			die("cannot enable the event");
-		sleep((unsigned int)num(argv[4]));
+			g_die("cannot enable the event");
+		sleep((unsigned int)g_num(argv[4]));
 		pid = fork();
 		if (pid < 0)
-			die("fork");
+			g_die("fork");
 		if (!pid) {
 			execl("/bin/sh", "sh", "-c", argv[5], (char *)NULL);
 			_exit(127);
 		}
 		if (waitpid(pid, &status, 0) < 0)
-			die("waitpid");
+			g_die("waitpid");
 		close(fd);
 		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	}
-	die("usage: cmn-drv open PMU CONFIG CONFIG1 CONFIG2 | hold PMU CONFIG SECS CMD");
+	g_die("usage: cmn-drv open PMU CONFIG CONFIG1 CONFIG2 | hold PMU CONFIG SECS CMD");
 	return 2;
 }

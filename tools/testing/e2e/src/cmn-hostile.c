@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmn-hostile: guest-side helper of the tests that make the model hostile
- * (race mode, required interrupts, disabled events). Static, libc only;
+ * (race mode, required interrupts, disabled events). Static; libc and the
+ * guest helpers of tools/testing/fuzz/guest.c only;
  * every answer is one line on stdout that a busybox script can compare.
  *
  *   cmn-hostile race -s SECS -m MESH SRC EV
@@ -85,78 +86,26 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef unsigned long long u64;
-typedef unsigned int u32;
-typedef unsigned short u16;
+#include "guest.h"
 
-#define __cmn_attr(list)	__attribute__(list)
-#define __printf(a, b)		__cmn_attr((format(printf, a, b)))
-#define __noreturn		__cmn_attr((__noreturn__))
+typedef unsigned short u16;
 
 #define MAX_EVENTS	16
 #define RACE_BURST	4
 #define MAX_DTCS	4
 #define NR_GLOBAL	8
-#define SYSFS_PMUS	"/sys/bus/event_source/devices"
-#define MODEL_DIR	"/sys/kernel/debug/cmn600_model"
-
-static __printf(1, 2) __noreturn void die(const char *fmt, ...);
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("cmn-hostile: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(2);
-}
-
-static u64 num(const char *s)
-{
-	char *end;
-	u64 v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || (*end && *end != '\n'))
-		die("bad number '%s'", s);
-	return v;
-}
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n, tot = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((size_t)tot < len - 1) {
-		n = read(fd, buf + tot, len - 1 - tot);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		tot += n;
-	}
-	buf[tot] = '\0';
-	close(fd);
-	return (int)tot;
-}
 
 static void write_model(const char *file, const char *text)
 {
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), MODEL_DIR "/%s", file);
+	snprintf(path, sizeof(path), G_MODEL "/%s", file);
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
-		die("cannot open %s: %s", path, strerror(errno));
+		g_die("cannot open %s: %s", path, strerror(errno));
 	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		die("cannot write '%s' to %s: %s", text, path, strerror(errno));
+		g_die("cannot write '%s' to %s: %s", text, path, strerror(errno));
 	close(fd);
 }
 
@@ -177,14 +126,14 @@ static void parse_src(struct src *s, const char *text)
 	s->node = -1;
 	f = strtok_r(buf, ",", &save);
 	if (!f)
-		die("empty source");
-	s->event = (int)num(f);
+		g_die("empty source");
+	s->event = (int)g_num(f);
 	f = strtok_r(NULL, ",", &save);
 	if (f && strcmp(f, "-"))
-		s->occ = (int)num(f);
+		s->occ = (int)g_num(f);
 	f = strtok_r(NULL, ",", &save);
 	if (f && strcmp(f, "*"))
-		s->node = (int)num(f);
+		s->node = (int)g_num(f);
 }
 
 static char filebuf[1 << 20];
@@ -220,12 +169,12 @@ static u64 model_file_total(int mesh, const char *file, const struct src *s)
 	int matched;
 	u64 sum;
 
-	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/%s", mesh, file);
-	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
-		die("cannot read %s", path);
+	snprintf(path, sizeof(path), G_MODEL "/mesh%d/%s", mesh, file);
+	if (g_read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		g_die("cannot read %s", path);
 	sum = sum_lines(filebuf, s, &matched);
 	if (!matched)
-		die("no line for event %d in %s", s->event, path);
+		g_die("no line for event %d in %s", s->event, path);
 	return sum;
 }
 
@@ -251,8 +200,8 @@ static int pmu_number(const char *pmu, const char *file)
 {
 	char path[256], buf[256];
 
-	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/%s", pmu, file);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	snprintf(path, sizeof(path), G_PMUS "/%s/%s", pmu, file);
+	if (g_read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	return atoi(buf);
 }
@@ -264,15 +213,15 @@ static void parse_ev(struct ev *e, const char *spec)
 	int type;
 
 	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(e->pmu))
-		die("event '%s' is not PMU:CONFIG", spec);
+		g_die("event '%s' is not PMU:CONFIG", spec);
 	memset(e, 0, sizeof(*e));
 	memcpy(e->pmu, spec, colon - spec);
 	type = pmu_number(e->pmu, "type");
 	if (type < 0)
-		die("no PMU '%s'", e->pmu);
+		g_die("no PMU '%s'", e->pmu);
 	e->attr.size = sizeof(e->attr);
 	e->attr.type = type;
-	e->attr.config = num(colon + 1);
+	e->attr.config = g_num(colon + 1);
 	e->attr.disabled = 1;
 	e->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	e->fd = -1;
@@ -285,7 +234,7 @@ static void open_ev(struct ev *e)
 	e->fd = (int)syscall(__NR_perf_event_open, &e->attr, -1, cpu < 0 ? 0 : cpu, -1,
 			     PERF_FLAG_FD_CLOEXEC);
 	if (e->fd < 0)
-		die("perf_event_open %s:0x%llx: %s", e->pmu, e->attr.config, strerror(errno));
+		g_die("perf_event_open %s:0x%llx: %s", e->pmu, e->attr.config, strerror(errno));
 }
 
 static u64 read_ev3(const struct ev *e, u64 *ena, u64 *run)
@@ -293,7 +242,7 @@ static u64 read_ev3(const struct ev *e, u64 *ena, u64 *run)
 	u64 buf[3];
 
 	if (read(e->fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
-		die("read: %s", strerror(errno));
+		g_die("read: %s", strerror(errno));
 	*ena = buf[1];
 	*run = buf[2];
 	return buf[0];
@@ -309,15 +258,7 @@ static u64 read_ev(const struct ev *e)
 static void ioctl_ev(const struct ev *e, bool on)
 {
 	if (ioctl(e->fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
-		die("ioctl: %s", strerror(errno));
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+		g_die("ioctl: %s", strerror(errno));
 }
 
 /* ---- race ----------------------------------------------------------------- */
@@ -334,20 +275,20 @@ static int cmd_race(int argc, char **argv)
 		if (opt == 's')
 			secs = strtod(optarg, NULL);
 		else if (opt == 'm')
-			mesh = (int)num(optarg);
+			mesh = (int)g_num(optarg);
 		else
-			die("race: -s SECS -m MESH SRC EV");
+			g_die("race: -s SECS -m MESH SRC EV");
 	}
 	if (optind + 2 != argc || secs <= 0)
-		die("race: -s SECS -m MESH SRC EV");
+		g_die("race: -s SECS -m MESH SRC EV");
 	parse_src(&src, argv[optind]);
 	parse_ev(&e, argv[optind + 1]);
 	open_ev(&e);
 	t0 = model_total(mesh, &src);
 	ioctl_ev(&e, true);
 	write_model("clock", "free constant");
-	end = now_s() + secs;
-	while (now_s() < end) {
+	end = g_now() + secs;
+	while (g_now() < end) {
 		u64 burst[RACE_BURST];
 		unsigned int k;
 
@@ -394,15 +335,15 @@ static int cmd_seq(int argc, char **argv)
 		char spec[160], *at;
 
 		if (!strcmp(argv[i], "-m") && i + 1 < argc) {
-			mesh = (int)num(argv[++i]);
+			mesh = (int)g_num(argv[++i]);
 			continue;
 		}
 		if (nev == MAX_EVENTS)
-			die("seq: too many events");
+			g_die("seq: too many events");
 		snprintf(spec, sizeof(spec), "%s", argv[i]);
 		at = strchr(spec, '@');
 		if (!at)
-			die("seq: event '%s' is not EV@SRC", argv[i]);
+			g_die("seq: event '%s' is not EV@SRC", argv[i]);
 		*at = '\0';
 		parse_ev(&ev[nev], spec);
 		parse_src(&ev[nev].src, at + 1);
@@ -410,15 +351,15 @@ static int cmd_seq(int argc, char **argv)
 		nev++;
 	}
 	if (i == argc || !nev)
-		die("seq: [-m MESH] EV@SRC... -- OP...");
+		g_die("seq: [-m MESH] EV@SRC... -- OP...");
 	for (i++; i < argc; i++) {
 		const char *op = argv[i], *arg = strchr(op, ':');
 		unsigned int k;
 		u64 v;
 
 		if (!arg)
-			die("seq: bad op '%s'", op);
-		v = num(arg + 1);
+			g_die("seq: bad op '%s'", op);
+		v = g_num(arg + 1);
 		k = (unsigned int)v;
 		if (!strncmp(op, "step:", 5)) {
 			char text[32];
@@ -443,7 +384,7 @@ static int cmd_seq(int argc, char **argv)
 			continue;
 		}
 		if (k >= (unsigned int)nev)
-			die("seq: no event %u", k);
+			g_die("seq: no event %u", k);
 		if (!strncmp(op, "on:", 3)) {
 			ioctl_ev(&ev[k], true);
 			ev[k].on = true;
@@ -457,7 +398,7 @@ static int cmd_seq(int argc, char **argv)
 			       c == ev[k].expect ? "ok" : "BAD");
 			bad |= c != ev[k].expect;
 		} else {
-			die("seq: bad op '%s'", op);
+			g_die("seq: bad op '%s'", op);
 		}
 	}
 	for (i = 0; i < nev; i++) {
@@ -476,16 +417,16 @@ static void model_time(int mesh, u64 *cycles, u64 *active)
 {
 	char path[256], *p;
 
-	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/cycles", mesh);
-	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
-		die("cannot read %s", path);
-	*cycles = num(filebuf);
-	snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/counters", mesh);
-	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
-		die("cannot read %s", path);
+	snprintf(path, sizeof(path), G_MODEL "/mesh%d/cycles", mesh);
+	if (g_read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		g_die("cannot read %s", path);
+	*cycles = g_num(filebuf);
+	snprintf(path, sizeof(path), G_MODEL "/mesh%d/counters", mesh);
+	if (g_read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		g_die("cannot read %s", path);
 	p = strstr(filebuf, "active_cycles=");
 	if (strncmp(filebuf, "dtc 0 ", 6) || !p)
-		die("no active_cycles of DTC0 in %s", path);
+		g_die("no active_cycles of DTC0 in %s", path);
 	*active = strtoull(p + strlen("active_cycles="), NULL, 10);
 }
 
@@ -516,20 +457,20 @@ static int cmd_run(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(argv[i], "-m") && i + 1 < argc) {
-			mesh = (int)num(argv[++i]);
+			mesh = (int)g_num(argv[++i]);
 			continue;
 		}
 		if (nev == MAX_EVENTS)
-			die("run: too many events");
+			g_die("run: too many events");
 		parse_ev(&ev[nev], argv[i]);
 		ev[nev].attr.pinned = pin && nev == 0;
 		open_ev(&ev[nev]);
 		nev++;
 	}
 	if (!nev || (wait < 0 && i + 1 >= argc) || (wait >= 0 && i < argc))
-		die("run: [-p] EV... -- CMD, or run [-p] [-m MESH] -w SECS EV...");
+		g_die("run: [-p] EV... -- CMD, or run [-p] [-m MESH] -w SECS EV...");
 	if (prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0))
-		die("prctl enable: %s", strerror(errno));
+		g_die("prctl enable: %s", strerror(errno));
 	if (wait < 0) {
 		st = system(argv[i + 1]);
 	} else {
@@ -541,7 +482,7 @@ static int cmd_run(int argc, char **argv)
 		model_time(mesh, &c2, &a2);
 	}
 	if (prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0))
-		die("prctl disable: %s", strerror(errno));
+		g_die("prctl disable: %s", strerror(errno));
 	if (st)
 		fprintf(stderr, "cmn-hostile: command exited with status %d\n", st);
 	read_all(ev, nev, rf);
@@ -574,15 +515,15 @@ static unsigned int parse_truth(const char *path, struct tline *t)
 	char *line, *save = NULL;
 	unsigned int n = 0;
 
-	if (read_file(path, filebuf, sizeof(filebuf)) <= 0)
-		die("cannot read %s", path);
+	if (g_read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		g_die("cannot read %s", path);
 	for (line = strtok_r(filebuf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char node[32], ev[32], occ[32], cnt[32];
 
 		if (sscanf(line, "%31s %31s %31s %31s", node, ev, occ, cnt) != 4)
 			continue;
 		if (n == MAX_TLINES)
-			die("%s: too many lines", path);
+			g_die("%s: too many lines", path);
 		t[n].node = (unsigned int)strtoul(node, NULL, 16);
 		t[n].event = (unsigned int)strtoul(ev, NULL, 16);
 		t[n].occ = occ[0] == '-' ? -1 : atoi(occ);
@@ -595,9 +536,9 @@ static unsigned int parse_truth(const char *path, struct tline *t)
 static struct tline tl0[MAX_TLINES], tl1[MAX_TLINES];
 static unsigned int ntl0, ntl1;
 
-static __noreturn void no_line(unsigned int node, unsigned int event, int occ)
+static G_NORETURN void no_line(unsigned int node, unsigned int event, int occ)
 {
-	die("wraps: no truth line for node 0x%x event 0x%x class %d", node, event, occ);
+	g_die("wraps: no truth line for node 0x%x event 0x%x class %d", node, event, occ);
 }
 
 static u64 tlookup(const struct tline *t, unsigned int n, unsigned int node,
@@ -633,15 +574,15 @@ static int cmd_wraps(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "n:")) != -1) {
 		if (opt != 'n')
-			die("wraps: -n CYCLES COUNTERS TRUTH0 TRUTH1");
-		cycles = num(optarg);
+			g_die("wraps: -n CYCLES COUNTERS TRUTH0 TRUTH1");
+		cycles = g_num(optarg);
 	}
 	if (optind + 3 != argc)
-		die("wraps: -n CYCLES COUNTERS TRUTH0 TRUTH1");
+		g_die("wraps: -n CYCLES COUNTERS TRUTH0 TRUTH1");
 	ntl0 = parse_truth(argv[optind + 1], tl0);
 	ntl1 = parse_truth(argv[optind + 2], tl1);
-	if (read_file(argv[optind], counters, sizeof(counters)) <= 0)
-		die("wraps: cannot read %s", argv[optind]);
+	if (g_read_file(argv[optind], counters, sizeof(counters)) <= 0)
+		g_die("wraps: cannot read %s", argv[optind]);
 	for (line = strtok_r(counters, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char node[32], event[32], occ[32], glob[32], gl[160];
 		unsigned int x, y, n, width, a, i;
@@ -654,7 +595,7 @@ static int cmd_wraps(int argc, char **argv)
 			char *gs = NULL, *f;
 
 			if (d >= MAX_DTCS)
-				die("wraps: dtc %u", d);
+				g_die("wraps: dtc %u", d);
 			present[d] = true;
 			active[d] = act;
 			intr[d] = in;
@@ -662,17 +603,17 @@ static int cmd_wraps(int argc, char **argv)
 			cyc[d] = v;
 			for (g = 0, f = strtok_r(gl, ",", &gs); f && g < NR_GLOBAL;
 			     g++, f = strtok_r(NULL, ",", &gs))
-				gval[d][g] = num(f);
+				gval[d][g] = g_num(f);
 			continue;
 		}
 		if (sscanf(line, "ctr %u %u %*x %u %u %llu %u %31s %31s %31s %31s", &x, &y, &n,
 			   &width, &v, &a, glob, node, event, occ) != 10)
-			die("wraps: bad counters line '%s'", line);
+			g_die("wraps: bad counters line '%s'", line);
 		if (glob[0] == '-' || node[0] == '-' || width >= 64)
 			continue;
-		g = (unsigned int)num(glob);
+		g = (unsigned int)g_num(glob);
 		if (a >= MAX_DTCS || g >= NR_GLOBAL)
-			die("wraps: bad counters line '%s'", line);
+			g_die("wraps: bad counters line '%s'", line);
 		inc = src_delta(node, event, occ);
 		/* carries of a counter at v after inc events: (v + inc) >> width */
 		room = (1ULL << width) - v;
@@ -714,7 +655,7 @@ static const u64 *map_reg(int fd, u64 addr)
 	void *p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, (off_t)base);
 
 	if (p == MAP_FAILED)
-		die("mmap /dev/mem at 0x%llx: %s", base, strerror(errno));
+		g_die("mmap /dev/mem at 0x%llx: %s", base, strerror(errno));
 	return (const u64 *)((char *)p + (addr - base));
 }
 
@@ -736,17 +677,17 @@ static int cmd_regrace(int argc, char **argv)
 	int fd;
 
 	if (argc != 6 || strcmp(argv[0], "-s"))
-		die("regrace -s SECS LOCAL SHIFT GLOBAL SHIFT");
+		g_die("regrace -s SECS LOCAL SHIFT GLOBAL SHIFT");
 	secs = strtod(argv[1], NULL);
 	fd = open("/dev/mem", O_RDONLY | O_SYNC);
 	if (fd < 0)
-		die("/dev/mem: %s", strerror(errno));
-	lr = map_reg(fd, num(argv[2]));
-	ls = (unsigned int)num(argv[3]);
-	gr = map_reg(fd, num(argv[4]));
-	gs = (unsigned int)num(argv[5]);
-	end = now_s() + secs;
-	while (now_s() < end) {
+		g_die("/dev/mem: %s", strerror(errno));
+	lr = map_reg(fd, g_num(argv[2]));
+	ls = (unsigned int)g_num(argv[3]);
+	gr = map_reg(fd, g_num(argv[4]));
+	gs = (unsigned int)g_num(argv[5]);
+	end = g_now() + secs;
+	while (g_now() < end) {
 		unsigned int i;
 
 		for (i = 0; i < 4096; i++) {
@@ -772,8 +713,9 @@ static int cmd_regrace(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	g_prog = "cmn-hostile";
 	if (argc < 2)
-		die("usage: cmn-hostile race|seq|run|wraps|regrace ...");
+		g_die("usage: cmn-hostile race|seq|run|wraps|regrace ...");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "race"))
 		return cmd_race(argc - 1, argv + 1);
@@ -785,5 +727,5 @@ int main(int argc, char **argv)
 		return cmd_wraps(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "regrace"))
 		return cmd_regrace(argc - 2, argv + 2);
-	die("unknown command '%s'", argv[1]);
+	g_die("unknown command '%s'", argv[1]);
 }

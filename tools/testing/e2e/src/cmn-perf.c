@@ -2,7 +2,8 @@
 /*
  * cmn-perf: guest-side perf_event_open(2) helper for the end-to-end tests.
  *
- * Static, libc only. Every answer is printed on stdout in a form that a
+ * Static; libc and the guest helpers of tools/testing/fuzz/guest.c only.
+ * Every answer is printed on stdout in a form that a
  * busybox shell script can compare without any arithmetic beyond 64 bits.
  *
  *   cmn-perf open [OPTS] EV...          open (and close) the events; print
@@ -61,16 +62,9 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef unsigned long long u64;
-
-#define __cmn_attr(list)	__attribute__(list)
-#define __printf(a, b)		__cmn_attr((format(printf, a, b)))
-#define __noreturn		__cmn_attr((__noreturn__))
+#include "guest.h"
 
 #define MAX_EVENTS	64
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define SYSFS_PMUS	"/sys/bus/event_source/devices"
-#define MODEL_DIR	"/sys/kernel/debug/cmn600_model"
 
 struct ev {
 	char spec[128];
@@ -98,105 +92,14 @@ static const char *const excl_names[] = {
 	"user", "kernel", "hv", "idle", "host", "guest",
 };
 
-static __printf(1, 2) __noreturn void die(const char *fmt, ...);
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("cmn-perf: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(2);
-}
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case EINTR: return "EINTR";
-	case EIO: return "EIO";
-	case ENXIO: return "ENXIO";
-	case E2BIG: return "E2BIG";
-	case EBADF: return "EBADF";
-	case EAGAIN: return "EAGAIN";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EBUSY: return "EBUSY";
-	case EEXIST: return "EEXIST";
-	case ENODEV: return "ENODEV";
-	case EINVAL: return "EINVAL";
-	case EMFILE: return "EMFILE";
-	case ENOSPC: return "ENOSPC";
-	case ERANGE: return "ERANGE";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EOVERFLOW: return "EOVERFLOW";
-	default:
-		break;
-	}
-	/* anything else by its glibc name */
-	return strerrorname_np(e) ? strerrorname_np(e) : "EOTHER";
-}
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n, tot = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((size_t)tot < len - 1) {
-		n = read(fd, buf + tot, len - 1 - tot);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		tot += n;
-	}
-	buf[tot] = '\0';
-	close(fd);
-	return (int)tot;
-}
-
-static u64 parse_u64(const char *s)
-{
-	char *end;
-	u64 v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || (*end && *end != '\n'))
-		die("bad number '%s'", s);
-	return v;
-}
-
 static int pmu_type(const char *name)
 {
 	char path[256], buf[64];
 
-	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/type", name);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		die("no PMU '%s'", name);
-	return (int)parse_u64(buf);
-}
-
-static int pmu_cpu(const char *name)
-{
-	char path[256], buf[256];
-
-	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/cpumask", name);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	return atoi(buf);	/* first CPU of "N" or "N-M" or "N,M" */
+	snprintf(path, sizeof(path), G_PMUS "/%s/type", name);
+	if (g_read_file(path, buf, sizeof(buf)) <= 0)
+		g_die("no PMU '%s'", name);
+	return (int)g_num(buf);
 }
 
 static void parse_ev(struct ev *e, const char *spec)
@@ -206,10 +109,10 @@ static void parse_ev(struct ev *e, const char *spec)
 	size_t n;
 
 	if (!colon || colon == spec)
-		die("event '%s' is not PMU:CONFIG", spec);
+		g_die("event '%s' is not PMU:CONFIG", spec);
 	n = (size_t)(colon - spec);
 	if (n >= sizeof(type))
-		die("PMU name too long in '%s'", spec);
+		g_die("PMU name too long in '%s'", spec);
 	memcpy(type, spec, n);
 	type[n] = '\0';
 	snprintf(e->spec, sizeof(e->spec), "%s", spec);
@@ -222,7 +125,7 @@ static void parse_ev(struct ev *e, const char *spec)
 	} else if (!strcmp(type, "hw")) {
 		e->attr.type = PERF_TYPE_HARDWARE;
 	} else if (type[0] >= '0' && type[0] <= '9') {
-		e->attr.type = (uint32_t)parse_u64(type);
+		e->attr.type = (uint32_t)g_num(type);
 	} else {
 		e->attr.type = (uint32_t)pmu_type(type);
 		snprintf(e->pmu, sizeof(e->pmu), "%s", type);
@@ -236,11 +139,11 @@ static void parse_ev(struct ev *e, const char *spec)
 		c2 = strchr(c1, ':');
 		if (c2)
 			*c2++ = '\0';
-		e->attr.config1 = parse_u64(c1);
+		e->attr.config1 = g_num(c1);
 		if (c2)
-			e->attr.config2 = parse_u64(c2);
+			e->attr.config2 = g_num(c2);
 	}
-	e->attr.config = parse_u64(cfg);
+	e->attr.config = g_num(cfg);
 }
 
 /* Parses options and events; returns the index of "--" + 1 or argc. */
@@ -263,7 +166,7 @@ static int parse_args(struct opts *o, int argc, char **argv, bool race)
 			const char *v = (a[1] == 'g') ? NULL : argv[i + 1];
 
 			if (a[1] != 'g' && i + 1 >= argc)
-				die("option %s needs a value", a);
+				g_die("option %s needs a value", a);
 			switch (a[1]) {
 			case 'g':
 				o->group = true;
@@ -275,40 +178,40 @@ static int parse_args(struct opts *o, int argc, char **argv, bool race)
 				o->pid = (int)strtol(v, NULL, 0);
 				break;
 			case 'P':
-				o->period = parse_u64(v);
+				o->period = g_num(v);
 				break;
 			case 'x':
-				for (j = 0; j < (int)ARRAY_SIZE(excl_names); j++)
+				for (j = 0; j < (int)G_ARRAY_SIZE(excl_names); j++)
 					if (!strcmp(v, excl_names[j]))
 						break;
-				if (j == (int)ARRAY_SIZE(excl_names))
-					die("unknown exclude bit '%s'", v);
+				if (j == (int)G_ARRAY_SIZE(excl_names))
+					g_die("unknown exclude bit '%s'", v);
 				o->excl |= 1U << j;
 				break;
 			case 's':
 				o->secs = strtod(v, NULL);
 				break;
 			case 'm':
-				o->mesh = (int)parse_u64(v);
+				o->mesh = (int)g_num(v);
 				break;
 			case 'E':
-				o->eventid = (int)parse_u64(v);
+				o->eventid = (int)g_num(v);
 				break;
 			case 'N':
-				o->nodeid = (int)parse_u64(v);
+				o->nodeid = (int)g_num(v);
 				break;
 			default:
-				die("unknown option %s", a);
+				g_die("unknown option %s", a);
 			}
 			i++;
 			continue;
 		}
 		if (o->nev == MAX_EVENTS)
-			die("too many events");
+			g_die("too many events");
 		parse_ev(&o->ev[o->nev++], a);
 	}
 	if (!o->nev)
-		die("no events");
+		g_die("no events");
 	(void)race;
 	return argc;
 }
@@ -321,7 +224,7 @@ static void apply_opts(struct opts *o)
 		o->cpu = 0;
 		for (i = 0; i < o->nev; i++) {
 			if (o->ev[i].pmu[0]) {
-				int c = pmu_cpu(o->ev[i].pmu);
+				int c = g_pmu_cpu(o->ev[i].pmu);
 
 				if (c >= 0) {
 					o->cpu = c;
@@ -347,12 +250,6 @@ static void apply_opts(struct opts *o)
 	}
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
-			       int group_fd, unsigned long flags)
-{
-	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 /* Opens every event; returns -1 on success, else the failing index (errno set). */
 static int open_all(struct opts *o)
 {
@@ -361,8 +258,8 @@ static int open_all(struct opts *o)
 	for (i = 0; i < o->nev; i++) {
 		int gfd = (o->group && i > 0) ? leader : -1;
 
-		o->ev[i].fd = sys_perf_event_open(&o->ev[i].attr, o->pid, o->cpu,
-						  gfd, PERF_FLAG_FD_CLOEXEC);
+		o->ev[i].fd = g_perf_open(&o->ev[i].attr, o->pid, o->cpu,
+					  gfd, PERF_FLAG_FD_CLOEXEC);
 		if (o->ev[i].fd < 0)
 			return i;
 		if (i == 0)
@@ -418,7 +315,7 @@ static int print_counts(struct opts *o)
 
 	for (i = 0; i < o->nev; i++) {
 		if (read_ev(&o->ev[i], &r)) {
-			printf("READ-ERROR %s\n", errname(errno));
+			printf("READ-ERROR %s\n", g_errname(errno));
 			rc = 1;
 			continue;
 		}
@@ -440,7 +337,7 @@ static int cmd_open(int argc, char **argv)
 		int e = errno;
 
 		close_all(&o);
-		printf("%s %d\n", errname(e), bad);
+		printf("%s %d\n", g_errname(e), bad);
 		return 1;
 	}
 	close_all(&o);
@@ -455,15 +352,15 @@ static int cmd_run(int argc, char **argv)
 
 	first = parse_args(&o, argc, argv, false);
 	if (first >= argc)
-		die("run: no command after --");
+		g_die("run: no command after --");
 	apply_opts(&o);
 	bad = open_all(&o);
 	if (bad >= 0) {
-		printf("OPEN-ERROR %s %d\n", errname(errno), bad);
+		printf("OPEN-ERROR %s %d\n", g_errname(errno), bad);
 		return 1;
 	}
 	if (enable_all(&o)) {
-		printf("ENABLE-ERROR %s\n", errname(errno));
+		printf("ENABLE-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
 	fflush(stdout);
@@ -501,11 +398,11 @@ static int cmd_hold(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	bad = open_all(&o);
 	if (bad >= 0) {
-		printf("OPEN-ERROR %s %d\n", errname(errno), bad);
+		printf("OPEN-ERROR %s %d\n", g_errname(errno), bad);
 		return 1;
 	}
 	if (enable_all(&o)) {
-		printf("ENABLE-ERROR %s\n", errname(errno));
+		printf("ENABLE-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
 	printf("READY\n");
@@ -550,8 +447,8 @@ static int truth_sum(const char *file, int mesh, int eventid, int occ, int nodei
 	if (file)
 		snprintf(path, sizeof(path), "%s", file);
 	else
-		snprintf(path, sizeof(path), MODEL_DIR "/mesh%d/truth", mesh);
-	if (read_file(path, truthbuf, sizeof(truthbuf)) < 0)
+		snprintf(path, sizeof(path), G_MODEL "/mesh%d/truth", mesh);
+	if (g_read_file(path, truthbuf, sizeof(truthbuf)) < 0)
 		return -1;
 	*sum = 0;
 	for (line = strtok_r(truthbuf, "\n", &save); line;
@@ -586,29 +483,21 @@ static int cmd_truth(int argc, char **argv)
 		argc--;
 		argv++;
 	} else if (argc >= 1) {
-		mesh = (int)parse_u64(argv[0]);
+		mesh = (int)g_num(argv[0]);
 	}
 	if (argc < 2)
-		die("truth MESH EVENTID [OCCUPID|-|all] [NODEID|*]");
+		g_die("truth MESH EVENTID [OCCUPID|-|all] [NODEID|*]");
 	if (argc > 2 && strcmp(argv[2], "-") && strcmp(argv[2], "all"))
-		occ = (int)parse_u64(argv[2]);
+		occ = (int)g_num(argv[2]);
 	if (argc > 3 && strcmp(argv[3], "*"))
-		node = (int)parse_u64(argv[3]);
-	r = truth_sum(file, mesh, (int)parse_u64(argv[1]), occ, node, &sum);
+		node = (int)g_num(argv[3]);
+	r = truth_sum(file, mesh, (int)g_num(argv[1]), occ, node, &sum);
 	if (r == -1)
-		die("cannot read the model's truth of mesh %s", argv[0]);
+		g_die("cannot read the model's truth of mesh %s", argv[0]);
 	if (r == -2)
-		die("no truth line for mesh %s event %s", argv[0], argv[1]);
+		g_die("no truth line for mesh %s event %s", argv[0], argv[1]);
 	printf("%llu\n", sum);
 	return 0;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /*
@@ -629,25 +518,25 @@ static int cmd_race(int argc, char **argv)
 
 	parse_args(&o, argc, argv, true);
 	if (o.nev != 1 || o.eventid < 0 || o.secs <= 0)
-		die("race: -s SECS -m MESH -E EVENTID [-N NODEID] and one event");
+		g_die("race: -s SECS -m MESH -E EVENTID [-N NODEID] and one event");
 	apply_opts(&o);
 	bad = open_all(&o);
 	if (bad >= 0) {
-		printf("OPEN-ERROR %s\n", errname(errno));
+		printf("OPEN-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
 	if (truth_sum(NULL, o.mesh, o.eventid, -1, o.nodeid, &t0))
-		die("race: cannot read the truth");
+		g_die("race: cannot read the truth");
 	if (enable_all(&o)) {
-		printf("ENABLE-ERROR %s\n", errname(errno));
+		printf("ENABLE-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
-	end = now() + o.secs;
+	end = g_now() + o.secs;
 	for (;;) {
-		bool last = (nreads & 255) == 255 && now() >= end;
+		bool last = (nreads & 255) == 255 && g_now() >= end;
 
 		if (read_ev(&o.ev[0], &r))
-			die("race: read failed");
+			g_die("race: read failed");
 		nreads++;
 		if (r.val < prev) {
 			nonmono++;
@@ -658,7 +547,7 @@ static int cmd_race(int argc, char **argv)
 		if ((nreads & 255) && !last)
 			continue;
 		if (truth_sum(NULL, o.mesh, o.eventid, -1, o.nodeid, &t))
-			die("race: cannot read the truth");
+			g_die("race: cannot read the truth");
 		ntruth++;
 		if (r.val > t - t0) {
 			over++;
@@ -681,18 +570,18 @@ static int cmd_u64(int argc, char **argv)
 	u64 a, b;
 
 	if (argc == 4 && !strcmp(argv[0], "muldiv")) {
-		unsigned __int128 p = (unsigned __int128)parse_u64(argv[1]) * parse_u64(argv[2]);
-		u64 c = parse_u64(argv[3]);
+		unsigned __int128 p = (unsigned __int128)g_num(argv[1]) * g_num(argv[2]);
+		u64 c = g_num(argv[3]);
 
 		if (!c)
-			die("u64 muldiv: division by zero");
+			g_die("u64 muldiv: division by zero");
 		printf("%llu\n", (u64)(p / c));
 		return 0;
 	}
 	if (argc != 3)
-		die("u64 add|sub|mul|cmp A B, or u64 muldiv A B C (A * B / C)");
-	a = parse_u64(argv[1]);
-	b = parse_u64(argv[2]);
+		g_die("u64 add|sub|mul|cmp A B, or u64 muldiv A B C (A * B / C)");
+	a = g_num(argv[1]);
+	b = g_num(argv[2]);
 	if (!strcmp(argv[0], "add"))
 		printf("%llu\n", a + b);
 	else if (!strcmp(argv[0], "sub"))
@@ -702,7 +591,7 @@ static int cmd_u64(int argc, char **argv)
 	else if (!strcmp(argv[0], "cmp"))
 		printf("%s\n", a < b ? "lt" : a > b ? "gt" : "eq");
 	else
-		die("u64: unknown operation '%s'", argv[0]);
+		g_die("u64: unknown operation '%s'", argv[0]);
 	return 0;
 }
 
@@ -725,39 +614,39 @@ static int cmd_snap(int argc, char **argv)
 	int tries, n = -1;
 
 	if (argc != 2)
-		die("snap PREFIX MESH");
+		g_die("snap PREFIX MESH");
 	for (tries = 0; tries < 20; tries++) {
-		snprintf(path, sizeof(path), MODEL_DIR "/mesh%s/cycles", argv[1]);
-		if (read_file(path, c0, sizeof(c0)) <= 0)
-			die("snap: cannot read %s", path);
-		snprintf(path, sizeof(path), MODEL_DIR "/mesh%s/truth", argv[1]);
-		n = read_file(path, truthbuf, sizeof(truthbuf));
+		snprintf(path, sizeof(path), G_MODEL "/mesh%s/cycles", argv[1]);
+		if (g_read_file(path, c0, sizeof(c0)) <= 0)
+			g_die("snap: cannot read %s", path);
+		snprintf(path, sizeof(path), G_MODEL "/mesh%s/truth", argv[1]);
+		n = g_read_file(path, truthbuf, sizeof(truthbuf));
 		if (n < 0)
-			die("snap: cannot read %s", path);
-		snprintf(path, sizeof(path), MODEL_DIR "/mesh%s/cycles", argv[1]);
-		if (read_file(path, c1, sizeof(c1)) <= 0)
-			die("snap: cannot read %s", path);
+			g_die("snap: cannot read %s", path);
+		snprintf(path, sizeof(path), G_MODEL "/mesh%s/cycles", argv[1]);
+		if (g_read_file(path, c1, sizeof(c1)) <= 0)
+			g_die("snap: cannot read %s", path);
 		if (!strcmp(c0, c1))
 			break;
 	}
 	snprintf(out, sizeof(out), "%s.truth", argv[0]);
 	if (write_file(out, truthbuf, (size_t)n))
-		die("snap: cannot write %s", out);
+		g_die("snap: cannot write %s", out);
 	/* the truth was read between c0 and c1: take the middle */
 	snprintf(c0, sizeof(c0), "%llu\n",
-		 parse_u64(c0) / 2 + parse_u64(c1) / 2);
+		 g_num(c0) / 2 + g_num(c1) / 2);
 	snprintf(out, sizeof(out), "%s.cycles", argv[0]);
 	if (write_file(out, c0, strlen(c0)))
-		die("snap: cannot write %s", out);
+		g_die("snap: cannot write %s", out);
 	return 0;
 }
 
 static int cmd_rmmod(int argc, char **argv)
 {
 	if (argc != 1)
-		die("rmmod MODULE");
+		g_die("rmmod MODULE");
 	if (syscall(__NR_delete_module, argv[0], O_NONBLOCK)) {
-		printf("%s\n", errname(errno));
+		printf("%s\n", g_errname(errno));
 		return 1;
 	}
 	printf("OK\n");
@@ -766,8 +655,9 @@ static int cmd_rmmod(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	g_prog = "cmn-perf";
 	if (argc < 2)
-		die("usage: cmn-perf open|run|hold|race|truth|u64|snap|rmmod ...");
+		g_die("usage: cmn-perf open|run|hold|race|truth|u64|snap|rmmod ...");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "open"))
 		return cmd_open(argc - 2, argv + 2);
@@ -785,5 +675,5 @@ int main(int argc, char **argv)
 		return cmd_snap(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "rmmod"))
 		return cmd_rmmod(argc - 2, argv + 2);
-	die("unknown command '%s'", argv[1]);
+	g_die("unknown command '%s'", argv[1]);
 }
