@@ -552,6 +552,8 @@ static void cmn_hnf_test_counter_interrupt_only(struct kunit *test)
 static void cmn_hnf_test_counter_local(struct kunit *test)
 {
 	const u64 reg = 0x1111222233334444ULL;
+	u32 seed = 3;
+	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 0, 32), 0x33334444ULL);
 	KUNIT_EXPECT_EQ(test, cmn_hnf_local_value(reg, 2, 32), 0x11112222ULL);
@@ -570,6 +572,103 @@ static void cmn_hnf_test_counter_local(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(~0ULL, 0xf), 4U * 0xffff);
 	/* bits above the four fields are ignored */
 	KUNIT_EXPECT_EQ(test, cmn_hnf_sum_fields(reg, 0xf0), 0U);
+
+	/* every mask against the sum written out field by field */
+	for (i = 0; i < 4000; i++) {
+		u64 val = (u64)rnd(&seed) << 32 | rnd(&seed);
+		u8 fields = i % 256;
+		u32 want = 0;
+		unsigned int n;
+
+		if (i % 3 == 0)
+			val |= 0xffff0000ffff0000ULL >> (i % 17);
+		for (n = 0; n < 4; n++)
+			if (fields & BIT(n))
+				want += (val >> (16 * n)) & 0xffff;
+		KUNIT_ASSERT_EQ_MSG(test, cmn_hnf_sum_fields(val, fields), want,
+				    "val 0x%llx fields 0x%x", val, fields);
+	}
+}
+
+/*
+ * Late polls of a LOCAL32 counter (logic.h, "Late polls"): a 32-bit counter
+ * at a steady rate, read after spans of every length, some far beyond one
+ * period. The reads alone lose a period per hidden wrap; with the missed
+ * events added the total is exact.
+ */
+static void cmn_hnf_test_counter_late_poll(struct kunit *test)
+{
+	struct cmn_hnf_local_rate r = {};
+	u64 truth, total, reads, prev, cur, span, seen, missed;
+	/* events per 1000 cycles, as the model's rates */
+	static const u64 rates[] = { 1, 999, 1000, 2500, 3999, 4000 };
+	u32 seed = 11;
+	unsigned int i, k, late_spans = 0;
+	bool late;
+
+	/* the e2e case: rate 4, 1.125e9 cycles, 4.5e9 events, one hidden wrap */
+	r = (struct cmn_hnf_local_rate){ .rate = 4ULL << CMN_HNF_RATE_SHIFT, .known = true };
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_missed(&r, 4500000000ULL - (1ULL << 32),
+						   1125000000ULL, &late), 1ULL << 32);
+	KUNIT_EXPECT_TRUE(test, late);
+
+	/* within the bound nothing is missed, and the rate is noted */
+	r = (struct cmn_hnf_local_rate){};
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_missed(&r, 3000, 1000, &late), 0ULL);
+	KUNIT_EXPECT_FALSE(test, late);
+	KUNIT_EXPECT_FALSE(test, r.known);	/* too short a span to measure */
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_missed(&r, 300000000ULL, 100000000ULL, &late),
+			0ULL);
+	KUNIT_EXPECT_FALSE(test, late);
+	KUNIT_EXPECT_TRUE(test, r.known);
+	KUNIT_EXPECT_EQ(test, r.rate, 3ULL << CMN_HNF_RATE_SHIFT);
+
+	/* a late span with no rate known: late, nothing can be added */
+	r = (struct cmn_hnf_local_rate){};
+	KUNIT_EXPECT_EQ(test, cmn_hnf_local_missed(&r, 5, 1ULL << 34, &late), 0ULL);
+	KUNIT_EXPECT_TRUE(test, late);
+	KUNIT_EXPECT_FALSE(test, r.known);
+
+	/*
+	 * Never more than the bound allows: a rate of 4 that stopped during
+	 * a late span (seen 0) adds at most what 4 per cycle could hide.
+	 */
+	r = (struct cmn_hnf_local_rate){ .rate = 4ULL << CMN_HNF_RATE_SHIFT, .known = true };
+	missed = cmn_hnf_local_missed(&r, 0, 3ULL << 30, &late);
+	KUNIT_EXPECT_EQ(test, missed, 3ULL << 32);
+	KUNIT_EXPECT_LE(test, missed, cmn_hnf_local_bound(3ULL << 30));
+	missed = cmn_hnf_local_missed(&r, (1ULL << 32) - 1, 1ULL << 30, &late);
+	KUNIT_EXPECT_EQ(test, missed, 0ULL);	/* a span one period wide */
+	KUNIT_EXPECT_FALSE(test, late);
+
+	/* steady rates, spans of 1e5 cycles to 2^38 (256 wraps at rate 4) */
+	for (k = 0; k < ARRAY_SIZE(rates); k++) {
+		r = (struct cmn_hnf_local_rate){};
+		truth = 0;
+		total = 0;
+		reads = 0;
+		prev = 0;
+		for (i = 0; i < 2000; i++) {
+			/* three polls in four on time, then one late by 2^30..2^38 */
+			if (i < 4 || i % 4)
+				span = 100000 + rnd(&seed) % 200000000;
+			else
+				span = (1ULL << 30) + (((u64)rnd(&seed) << 6) % (1ULL << 38));
+			truth += span * rates[k] / 1000;
+			cur = truth & U32_MAX;
+			seen = cmn_hnf_local_delta(prev, cur, 32);
+			prev = cur;
+			reads += seen;
+			total += seen + cmn_hnf_local_missed(&r, seen, span, &late);
+			late_spans += late;
+			KUNIT_ASSERT_EQ_MSG(test, total, truth, "rate %llu/1000, poll %u",
+					    rates[k], i);
+		}
+		/* the test means something: the reads alone lose periods */
+		if (rates[k] >= 1000)
+			KUNIT_EXPECT_LT(test, reads, truth);
+	}
+	KUNIT_EXPECT_GT(test, late_spans, 100U);
 }
 
 static void cmn_hnf_test_counter_cycles(struct kunit *test)
@@ -609,6 +708,7 @@ static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_counter_cycles_overflow),
 	KUNIT_CASE(cmn_hnf_test_counter_interrupt_only),
 	KUNIT_CASE(cmn_hnf_test_counter_local),
+	KUNIT_CASE(cmn_hnf_test_counter_late_poll),
 	KUNIT_CASE(cmn_hnf_test_counter_cycles),
 	{}
 };

@@ -346,8 +346,30 @@ struct cmn_hnf_acc {
 	u16 unconfirmed[CMN_HNF_MAX_DTCS];
 };
 
-/* Sum of the 16-bit fields of @val selected by @fields (bit n: field n) */
-u32 cmn_hnf_sum_fields(u64 val, u8 fields);
+/*
+ * Sum of the 16-bit fields of @val selected by @fields (bit n: field n),
+ * without a branch: it runs once per XP on every read.
+ */
+static inline u32 cmn_hnf_sum_fields(u64 val, u8 fields)
+{
+	/* entry m: all ones in field n for each bit n of m */
+	static const u64 lanes[16] = {
+		0x0000000000000000ULL, 0x000000000000ffffULL,
+		0x00000000ffff0000ULL, 0x00000000ffffffffULL,
+		0x0000ffff00000000ULL, 0x0000ffff0000ffffULL,
+		0x0000ffffffff0000ULL, 0x0000ffffffffffffULL,
+		0xffff000000000000ULL, 0xffff00000000ffffULL,
+		0xffff0000ffff0000ULL, 0xffff0000ffffffffULL,
+		0xffffffff00000000ULL, 0xffffffff0000ffffULL,
+		0xffffffffffff0000ULL, 0xffffffffffffffffULL,
+	};
+	u64 pairs;
+
+	val &= lanes[fields & 0xf];
+	/* fields 0+1 and 2+3, each sum below 2^17 in its 32-bit half */
+	pairs = (val & 0x0000ffff0000ffffULL) + ((val >> 16) & 0x0000ffff0000ffffULL);
+	return (u32)pairs + (u32)(pairs >> 32);
+}
 
 /* Start counting from @base */
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base);
@@ -385,6 +407,47 @@ u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width);
 
 /* The 40-bit cycle counter */
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur);
+
+/*
+ * Late polls of a LOCAL32 counter. A 32-bit local counter raises nothing
+ * when it wraps, and CMN-600's DTM keeps no overflow status for it: a poll
+ * that comes after more than one period of the counter (a stalled CPU,
+ * long sections with interrupts off, firmware) cannot see the wraps in
+ * between. The DTC0 cycle counter, read at each poll, bounds what the
+ * counter can have counted since the previous poll (CMN_HNF_MAX_EVENT_RATE
+ * per cycle). Within the bound the reads are exact; beyond it the missed
+ * wraps are taken from the event's rate over its last unambiguous span,
+ * which is exact at a steady rate and never more than the bound allows.
+ *
+ * @rate:	events per cycle, fixed point (CMN_HNF_RATE_SHIFT), measured
+ *		over the last span of at least CMN_HNF_RATE_MIN_CYCLES that
+ *		could not hide a wrap
+ * @known:	@rate was measured
+ */
+#define CMN_HNF_RATE_SHIFT		20
+#define CMN_HNF_RATE_MIN_CYCLES		BIT_ULL(16)
+
+struct cmn_hnf_local_rate {
+	u64 rate;
+	bool known;
+};
+
+/* Most events a non-occupancy event can add in @cycles mesh cycles */
+static inline u64 cmn_hnf_local_bound(u64 cycles)
+{
+	return cycles * CMN_HNF_MAX_EVENT_RATE;
+}
+
+/*
+ * The reads of a LOCAL32 counter counted @seen events over a span of
+ * @cycles mesh cycles (at least the span of those reads; below 2^40, the
+ * width of the cycle counter that measures it). Returns the
+ * events the reads missed (whole 2^32 periods) and notes the rate of an
+ * unambiguous span in @r. *@late: wraps may have been missed (the span is
+ * beyond one period at the worst-case rate).
+ */
+u64 cmn_hnf_local_missed(struct cmn_hnf_local_rate *r, u64 seen, u64 cycles,
+			 bool *late);
 
 /**
  * struct cmn_hnf_cyc - the running state of the cycles event (DTC0)

@@ -62,6 +62,9 @@ struct cmn_hnf_counter {
  * @width:	32 or 64
  * @slot:	its pmu_event_sel slot on the HN-F
  * @prev:	the counter's value at the last read
+ * @stamp:	LOCAL32: the DTC0 cycle counter when @seen was last settled
+ * @seen:	LOCAL32: events the reads counted since @stamp
+ * @rate:	LOCAL32: its rate, for wraps a late poll cannot see
  */
 struct cmn_hnf_local {
 	struct perf_event *event;
@@ -71,6 +74,9 @@ struct cmn_hnf_local {
 	u8 width;
 	u8 slot;
 	u64 prev;
+	u64 stamp;
+	u64 seen;
+	struct cmn_hnf_local_rate rate;
 };
 
 struct cmn_hnf;
@@ -128,6 +134,8 @@ struct cmn_hnf {
 	unsigned int nr_events;		/* added, of any kind */
 	unsigned int nr_polled;		/* added LOCAL32 events */
 	unsigned int nr_polled_lines;	/* lines with .polled set */
+	bool cycles_clock;		/* DTC0 cg_disable is set */
+	unsigned long late_polls;	/* LOCAL32 settles that may miss wraps */
 	struct hrtimer poll;
 	struct cmn_hnf_alloc_state alloc;
 	/* one per global counter index, then the cycle counter */
@@ -139,6 +147,8 @@ struct cmn_hnf {
 	/* Register shadows, written whole by hw.c */
 	u8 hnf_ev[CMN_HNF_MAX_HNFS][CMN_HNF_HNF_SLOTS];
 	struct cmn_hnf_dtm_cfg dtm[CMN_HNF_MAX_XPS];
+	/* the occupancy filter in each HN-F's pmu_event_sel */
+	u8 occup_hw[CMN_HNF_MAX_HNFS];
 };
 
 #define to_cmn_hnf(p)	container_of(p, struct cmn_hnf, pmu)
@@ -150,9 +160,9 @@ void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn);
 void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf);
 void cmn_hnf_hw_write_dtm(struct cmn_hnf *cmn, unsigned int xp);
 u64 cmn_hnf_hw_read_dtm(struct cmn_hnf *cmn, unsigned int xp);
-u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
-			   unsigned int idx);
-void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn);
+void cmn_hnf_hw_sample_global(struct cmn_hnf *cmn,
+			      const struct cmn_hnf_counter *c,
+			      struct cmn_hnf_sample *s);
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn);
 void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on);
 void cmn_hnf_hw_cycles_clock(struct cmn_hnf *cmn, bool always_on);

@@ -160,11 +160,13 @@ static u32 cmn_hnf_xp_node(struct cmn_hnf *cmn, unsigned int xp)
 	return cmn->topo->xp[xp].offset;
 }
 
+/* The HN-F's pmu_event_sel from its shadow; the occupancy filter written is noted */
 void cmn_hnf_hw_write_event_sel(struct cmn_hnf *cmn, unsigned int hnf)
 {
 	u64 val = cmn_hnf_encode_event_sel(cmn->hnf_ev[hnf],
 					   cmn->alloc.occup_val[hnf]);
 
+	cmn->occup_hw[hnf] = cmn->alloc.occup_val[hnf];
 	cmn_hnf_wr(cmn, cmn->topo->hnf[hnf].offset + CMN_HNF_PMU_EVENT_SEL, val);
 }
 
@@ -181,14 +183,6 @@ u64 cmn_hnf_hw_read_dtm(struct cmn_hnf *cmn, unsigned int xp)
 	return cmn_hnf_rd(cmn, cmn_hnf_xp_node(cmn, xp) + CMN_DTM_PMEVCNT);
 }
 
-u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
-			   unsigned int idx)
-{
-	return cmn_hnf_rd32(cmn, cmn_hnf_dtc_node(cmn, dtc) +
-			    CMN_DT_PMEVCNT_PAIR(idx / 2) +
-			    CMN_DT_PMEVCNT_ODD * (idx % 2));
-}
-
 /*
  * A GLOBAL sample reads the global counters, then the local ones: a carry
  * lands on the DTC after its local counter wrapped, so in that order a
@@ -197,9 +191,36 @@ u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, unsigned int dtc,
  * ordering here: the global reads must have completed (as readq() would
  * make them) before the first local read is issued.
  */
-void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn)
+static void cmn_hnf_hw_globals_done(struct cmn_hnf *cmn)
 {
 	dma_rmb();
+}
+
+/*
+ * One sample of a GLOBAL event in num_dtcs + c->nxps reads: its global
+ * counter on every DTC, the barrier of cmn_hnf_hw_globals_done(), then
+ * each XP holding its DTM counters once, summing the event's fields. The
+ * loops are here, not in pmu.c, so that each access is a load and not a
+ * call: this runs on every read() of an event of all HN-Fs.
+ */
+void cmn_hnf_hw_sample_global(struct cmn_hnf *cmn,
+			      const struct cmn_hnf_counter *c,
+			      struct cmn_hnf_sample *s)
+{
+	const struct cmn_hnf_topology *topo = cmn->topo;
+	unsigned int idx = c->grant.global;
+	u32 rel = CMN_DT_PMEVCNT_PAIR(idx / 2) + CMN_DT_PMEVCNT_ODD * (idx % 2);
+	unsigned int d, i;
+	u32 local = 0;
+
+	for (d = 0; d < topo->num_dtcs; d++)
+		s->global[d] = cmn_hnf_rd32(cmn, topo->dtc[d].offset + rel);
+	cmn_hnf_hw_globals_done(cmn);
+	for (i = 0; i < c->nxps; i++)
+		local += cmn_hnf_sum_fields(cmn_hnf_rd(cmn, topo->xp[c->xp[i]].offset +
+						       CMN_DTM_PMEVCNT),
+					    c->fields[i]);
+	s->local = local;
 }
 
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn)
@@ -291,6 +312,7 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 					     CMN_DT_PMOVSR_CYCLES);
 	}
 	cmn->hw_enabled = false;
+	cmn->cycles_clock = false;
 }
 
 /* Remove and shutdown: stop everything that probe started. */

@@ -13,6 +13,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -939,18 +940,6 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
 /* ------------------------------------------------------------------------ */
 /* Counter arithmetic                                                       */
 
-u32 cmn_hnf_sum_fields(u64 val, u8 fields)
-{
-	unsigned int n;
-	u32 sum = 0;
-
-	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++)
-		if (fields & BIT(n))
-			sum += (u16)(val >> (CMN_DTM_PMEVCNT_WIDTH * n));
-	return sum;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_sum_fields);
-
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base)
 {
 	memset(acc, 0, sizeof(*acc));
@@ -1070,6 +1059,34 @@ u64 cmn_hnf_cycles_delta(u64 prev, u64 cur)
 	return cmn_hnf_wrap_delta(prev, cur, CMN_DT_PMCCNTR_WIDTH, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cycles_delta);
+
+u64 cmn_hnf_local_missed(struct cmn_hnf_local_rate *r, u64 seen, u64 cycles,
+			 bool *late)
+{
+	u64 bound = cmn_hnf_local_bound(cycles);
+	u64 room, expected, periods;
+
+	/* seen is below the truth by whole periods, and the truth <= bound */
+	room = bound > seen ? (bound - seen) >> 32 : 0;
+	*late = room > 0;
+	if (!room) {
+		/* a rate beyond the worst case is outside every bound here */
+		if (cycles >= CMN_HNF_RATE_MIN_CYCLES && seen <= bound) {
+			r->rate = div64_u64(seen << CMN_HNF_RATE_SHIFT, cycles);
+			r->known = true;
+		}
+		return 0;
+	}
+	if (!r->known)
+		return 0;
+	/* rate <= bound rate << shift: the product stays below 2^64 */
+	expected = (r->rate * cycles) >> CMN_HNF_RATE_SHIFT;
+	if (expected <= seen)
+		return 0;
+	periods = (expected - seen + BIT_ULL(31)) >> 32;
+	return min(periods, room) << 32;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_missed);
 
 void cmn_hnf_cyc_init(struct cmn_hnf_cyc *cyc, u64 base)
 {

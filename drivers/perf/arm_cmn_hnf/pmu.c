@@ -196,25 +196,6 @@ static void cmn_hnf_global_xps(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 	}
 }
 
-/*
- * One access per DTC and one per XP: the global counters first, then the
- * local ones (see cmn_hnf_hw_globals_done() for why that order).
- */
-static void cmn_hnf_global_sample(struct cmn_hnf *cmn,
-				  const struct cmn_hnf_counter *c,
-				  struct cmn_hnf_sample *s)
-{
-	unsigned int d, i;
-
-	for (d = 0; d < cmn->topo->num_dtcs; d++)
-		s->global[d] = cmn_hnf_hw_read_global(cmn, d, c->grant.global);
-	cmn_hnf_hw_globals_done(cmn);
-	s->local = 0;
-	for (i = 0; i < c->nxps; i++)
-		s->local += cmn_hnf_sum_fields(cmn_hnf_hw_read_dtm(cmn, c->xp[i]),
-					       c->fields[i]);
-}
-
 static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 {
 	struct cmn_hnf_sample s;
@@ -223,7 +204,7 @@ static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 	u64 delta = 0;
 
 	for (tries = 0; tries < CMN_HNF_READ_TRIES; tries++) {
-		cmn_hnf_global_sample(cmn, c, &s);
+		cmn_hnf_hw_sample_global(cmn, c, &s);
 		delta += cmn_hnf_acc_update(&c->acc, &s, cmn->topo->num_dtcs,
 					    &short_sample);
 		if (!short_sample)
@@ -246,7 +227,46 @@ static u64 cmn_hnf_local_update(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
 	u64 delta = cmn_hnf_local_delta(l->prev, cur, l->width);
 
 	l->prev = cur;
+	l->seen += delta;
 	return delta;
+}
+
+/*
+ * LOCAL32 @l was just read, and @now is the DTC0 cycle counter read after
+ * that: count the wraps that its reads since l->stamp could not see (a
+ * late poll; logic.h, "Late polls") and start a new span.
+ */
+static void cmn_hnf_local_settle(struct cmn_hnf *cmn, struct cmn_hnf_local *l,
+				 u64 now)
+{
+	u64 cycles = cmn_hnf_cycles_delta(l->stamp, now);
+	u64 missed;
+	bool late;
+
+	missed = cmn_hnf_local_missed(&l->rate, l->seen, cycles, &late);
+	l->stamp = now;
+	l->seen = 0;
+	if (missed)
+		local64_add(missed, &l->event->count);
+	if (late && !cmn->late_polls++)
+		dev_warn(cmn->dev,
+			 "32-bit per-HN-F counter read %llu cycles after the last poll: wraps in between counted from its rate\n",
+			 cycles);
+}
+
+/*
+ * DTC0's cycle counter measures time for the late-poll check and counts
+ * the cycles event: it must not stop when the DTC clock is gated while
+ * either is in use. Only a change is written.
+ */
+static void cmn_hnf_clock_update(struct cmn_hnf *cmn)
+{
+	bool on = cmn->ctr[CMN_HNF_IDX_CYCLES].event || cmn->nr_polled;
+
+	if (on == cmn->cycles_clock)
+		return;
+	cmn->cycles_clock = on;
+	cmn_hnf_hw_cycles_clock(cmn, on);
 }
 
 /* ---- any event ---------------------------------------------------------- */
@@ -298,18 +318,31 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 		cmn_hnf_cyc_init(&cmn->cyc, cmn_hnf_hw_read_cycles(cmn));
 	} else if (cmn_hnf_idx_local(idx)) {
 		l = cmn_hnf_local_of(cmn, idx);
+		/* the span starts no later than the counter's baseline */
+		if (l->width == 32) {
+			l->stamp = cmn_hnf_hw_read_cycles(cmn);
+			l->seen = 0;
+		}
 		l->prev = cmn_hnf_local_read(cmn, l);
 	} else {
 		cmn_hnf_forget_overflow(cmn, BIT(idx));
-		cmn_hnf_global_sample(cmn, &cmn->ctr[idx], &s);
+		cmn_hnf_hw_sample_global(cmn, &cmn->ctr[idx], &s);
 		cmn_hnf_acc_init(&cmn->ctr[idx].acc, &s);
 	}
 	local_irq_restore(flags);
 }
 
+/*
+ * The shadow of pmu_event_sel is what the register holds (every change is
+ * written at once): a slot that holds @eventid already, under the same
+ * occupancy filter, costs no access.
+ */
 static void cmn_hnf_set_slot(struct cmn_hnf *cmn, unsigned int hnf, u8 slot,
 			     u8 eventid)
 {
+	if (cmn->hnf_ev[hnf][slot] == eventid &&
+	    cmn->occup_hw[hnf] == cmn->alloc.occup_val[hnf])
+		return;
 	cmn->hnf_ev[hnf][slot] = eventid;
 	cmn_hnf_hw_write_event_sel(cmn, hnf);
 }
@@ -417,7 +450,9 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 {
 	struct cmn_hnf *cmn = container_of(timer, struct cmn_hnf, poll);
 	struct perf_event *event;
+	bool polled = false;
 	unsigned int n;
+	u64 now;
 
 	/* pinned to the PMU's CPU; anywhere else it would race the data path */
 	if (smp_processor_id() != READ_ONCE(cmn->cpu))
@@ -425,8 +460,19 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 
 	for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
 		event = cmn->local[n].event;
-		if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event))
+		if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event)) {
 			cmn_hnf_update(cmn, event);
+			polled = true;
+		}
+	}
+	/* one cycle count, after the counters, bounds every span */
+	if (polled) {
+		now = cmn_hnf_hw_read_cycles(cmn);
+		for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
+			event = cmn->local[n].event;
+			if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event))
+				cmn_hnf_local_settle(cmn, &cmn->local[n], now);
+		}
 	}
 	if (READ_ONCE(cmn->nr_polled_lines)) {
 		for (n = 0; n <= CMN_HNF_IDX_CYCLES; n++) {
@@ -461,11 +507,23 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
+	int idx = event->hw.idx;
+	struct cmn_hnf_local *l;
 
 	if (cmn_hnf_stopped(event))
 		return;
-	cmn_hnf_set_slots(cmn, event, 0);
+	/*
+	 * The slots keep the event selected: a stopped event is read no more
+	 * and start() takes a new baseline, and del() takes the DTM counters
+	 * off it, which stops the counting. start() then writes no slot that
+	 * already holds the event.
+	 */
 	cmn_hnf_update(cmn, event);
+	if (cmn_hnf_idx_local(idx)) {
+		l = cmn_hnf_local_of(cmn, idx);
+		if (l->width == 32)
+			cmn_hnf_local_settle(cmn, l, cmn_hnf_hw_read_cycles(cmn));
+	}
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -518,7 +576,11 @@ static void cmn_hnf_narrow(struct cmn_hnf *cmn, unsigned int xp)
 		cmn_hnf_update(cmn, event);
 	l->prev &= U32_MAX;
 	l->width = 32;
+	l->stamp = cmn_hnf_hw_read_cycles(cmn);
+	l->seen = 0;
+	l->rate.known = false;
 	cmn->nr_polled++;
+	cmn_hnf_clock_update(cmn);
 	cmn->dtm[xp].comb &= ~CMN_HNF_COMB_ALL;
 	cmn->dtm[xp].comb |= CMN_HNF_COMB_01;
 	cmn_hnf_hw_write_dtm(cmn, xp);
@@ -594,7 +656,7 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 		c->event = event;
 		c->req = req;
 		c->count = 0;
-		cmn_hnf_hw_cycles_clock(cmn, true);
+		cmn_hnf_clock_update(cmn);
 		break;
 	case CMN_HNF_PLACE_GLOBAL:
 		idx = grant.global;
@@ -624,9 +686,11 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 		l->ctr = grant.dtm_ctr[h];
 		l->width = grant.place == CMN_HNF_PLACE_LOCAL64 ? 64 : 32;
 		l->slot = grant.slot[h];
+		l->rate.known = false;
 		set_bit(idx, cmn->local_used);
 		if (l->width == 32)
 			cmn->nr_polled++;
+		cmn_hnf_clock_update(cmn);
 		cmn_hnf_dtm_local(cmn, l);
 		cmn_hnf_hw_write_dtm(cmn, xp);
 		idx += CMN_HNF_IDX_LOCAL;
@@ -662,7 +726,6 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 
 	if (idx == CMN_HNF_IDX_CYCLES) {
 		c = &cmn->ctr[idx];
-		cmn_hnf_hw_cycles_clock(cmn, false);
 		cmn_hnf_forget_overflow(cmn, CMN_DT_PMOVSR_CYCLES);
 		grant.place = CMN_HNF_PLACE_CYCLES;
 		cmn_hnf_free(&cmn->alloc, topo, &c->req, &grant);
@@ -693,6 +756,7 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 	}
 	cmn->nr_events--;
 	event->hw.idx = CMN_HNF_IDX_NONE;
+	cmn_hnf_clock_update(cmn);
 	cmn_hnf_apply_enable(cmn);
 	cmn_hnf_poll_update(cmn);
 }

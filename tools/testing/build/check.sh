@@ -1,24 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: every test stage of the project, one after the other:
+# make check: every test stage of the project:
 #
 #   lint                 tools/testing/build/lint.sh
-#   harness              tools/testing/vm/selftest.sh (the e2e verdict and
-#                        result manifest on planted logs, no boot)
+#   harness              tools/testing/vm/selftest.sh (the e2e verdict,
+#                        result manifest and e2e plan on planted logs and
+#                        listings, no boot)
 #   tools                make -C tools/cmn-hnf test (in a copy)
 #   pkg                  tools/testing/pkg/run.sh (packaging: make deb,
 #                        lintian, dts/, cmn-hnf switch on fake systems)
 #   kunit                tools/testing/kunit/run.sh (linux-source-6.12,
 #                        the project's debug kernel)
 #   kunit-7.2            the same on sid's linux-source-7.2 (KUNIT_KERNEL=7.2)
-#   e2e-<kernel>-<fw>    tools/testing/vm/e2e.sh, KERNEL in {7.2, 6.12,
-#                        6.1, 5.10} x FW in {dt, acpi}
-#   e2e-debug-<fw>       tools/testing/vm/e2e.sh KERNEL=debug (the
-#                        self-built KASAN/lockdep/kmemleak kernel of make
-#                        kunit), FW in {dt, acpi}: every guest script, on
-#                        its meshes among CHECK_DEBUG_MESHES (default
-#                        "default 4x2-2dtc 8x8-32hnf-4dtc"), else its first
+#   e2e-<kernel>-<fw>    KERNEL in {7.2, 6.12, 6.1, 5.10} x FW in {dt, acpi}
+#   e2e-debug-<fw>       KERNEL=debug (the self-built KASAN/lockdep/kmemleak
+#                        6.12 of make kunit), FW in {dt, acpi}: every guest
+#                        script on the meshes of CHECK_DEBUG_MESHES (default
+#                        "default"), else on its first mesh, each boot
+#                        ending with an empty kmemleak scan; the PMU fuzzer
+#                        runs here instead of on 6.12 (not a default stage
+#                        yet: see CHECK_STAGES)
+#
+# The stages run one after the other (the e2e guests' downloads start in
+# the background at once), but for the e2e ones: the boots of
+# every e2e-* stage go into ONE pool of CHECK_E2E_JOBS guests, longest first
+# (tools/testing/vm/e2e.sh E2E_PLAN), so the two cores stay busy to the end
+# instead of idling behind each stage's longest boot. The pool runs where
+# the first of "e2e" and "e2e-debug" is listed; each stage still gets its
+# own result lines (e2e/<kernel>/<fw>/...), time (the seconds during which
+# at least one of its guests ran), host CPU seconds and verdict.
 #
 # Each stage prints result lines ("PASS: <stage>/<name>",
 # "FAIL: <stage>/<name>: <why>", "SKIP: <stage>/<name>: <why>", see
@@ -32,18 +43,18 @@
 # that did not run is never a pass. Exit status: 0 only if nothing failed.
 #
 # Environment: CHECK_STAGES (default "lint harness tools pkg kunit kunit-7.2
-# e2e"; add e2e-debug for the debug-kernel stages, which do not fit the
-# CI time budget yet: see Documentation/testing.rst),
-# CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS (default "dt acpi"),
-# CHECK_PRIMARY
-# (the guest that runs every mesh, default 7.2-dt: the newest kernel, whose
-# API, perf and arm-cmn move first; 6.12 gets the debug kernel and KUnit
-# besides; the others run the meshes in CHECK_MESH_SUBSET, default "default
-# two-mesh numa1", and each test's "# subset-meshes:"), CHECK_DEBUG_FWS
-# (default "dt acpi"), CHECK_DEBUG_MESHES, CHECK_E2E_JOBS (guests booted at
-# once by each e2e stage, E2E_JOBS, default 2: under TCG a guest leaves
-# much of the CPU idle in its tests' sleeps), STAGE_TIMEOUT (s per stage,
-# default 3600), plus whatever the stages take (KVER72, MESH, ...).
+# e2e"; add e2e-debug for the debug-kernel stages: measured, their default
+# mesh boots alone project to more host CPU than the whole 20-minute
+# budget, see Documentation/testing.rst), CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS
+# (default "dt acpi"), CHECK_PRIMARY (the guest that runs every mesh,
+# default 7.2-dt: the newest kernel, whose API, perf and arm-cmn move first;
+# 6.12 gets the debug kernel and KUnit besides; the others run the meshes
+# in CHECK_MESH_SUBSET, default "default two-mesh numa1", and each test's
+# "# subset-meshes:"), CHECK_DEBUG_FWS (default "dt acpi"),
+# CHECK_DEBUG_MESHES, CHECK_E2E_JOBS (guests at once in the e2e pool,
+# default 2: one guest keeps one core busy, and the host has two),
+# STAGE_TIMEOUT (s per stage, default 3600; an e2e stage's clock runs while
+# one of its guests runs), plus whatever the stages take (KVER72, MESH, ...).
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -73,8 +84,12 @@ run_stage() {
 			tee "$out"
 		[ -f "$RES/$name.rc" ] && src=$(cat "$RES/$name.rc")
 	fi
-	dt=$(($(date +%s) - t0))
-	local lines
+	finish_stage "$name" $(($(date +%s) - t0)) "$src" "$out"
+}
+
+# finish_stage NAME SECONDS STATUS OUT: count and keep a stage's result lines
+finish_stage() {
+	local name=$1 dt=$2 src=$3 out=$4 extra=${5:-} lines
 	lines=$(grep -E '^(PASS|FAIL|SKIP): ' "$out" || true)
 	if [ "$src" -eq 124 ]; then
 		lines+=$'\n'"FAIL: $name/stage: timed out after $TMO s"
@@ -87,12 +102,105 @@ run_stage() {
 	# Show the lines the stage did not print itself.
 	grep -E '^FAIL: [^ ]+/stage: ' <<<"$lines" || true
 	TIMES+=("$(printf '%-24s %6d s  %s' "$name" "$dt" \
-		"$(grep -c '^PASS: ' <<<"$lines") passed, $(grep -c '^FAIL: ' <<<"$lines") failed, $(grep -c '^SKIP: ' <<<"$lines") skipped")")
+		"$(grep -c '^PASS: ' <<<"$lines") passed, $(grep -c '^FAIL: ' <<<"$lines") failed, $(grep -c '^SKIP: ' <<<"$lines") skipped${extra:+; $extra}")")
 	printf '%-44s %8d s\n' "check stage $name" "$dt" >>"$OUTD/timings.txt"
 }
 
+# e2e_pool: every boot of the e2e and e2e-debug stages in one pool of
+# CHECK_E2E_JOBS guests, longest first (tools/testing/vm/e2e.sh E2E_PLAN);
+# then each stage's result lines, time (the time at least one of its
+# guests ran) and verdict, as if it had run alone
+e2e_pool() {
+	local plan='' stages=() k fw sub st t0 src=0 out="$RES/e2e-pool.out" rep="$RES/e2e-stages.txt"
+	local l active cpu nb tmo sst
+	for st in $STAGES; do
+		case $st in
+		e2e)
+			for k in ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}; do
+				for fw in ${CHECK_FWS:-dt acpi}; do
+					# every mesh on the primary guest, the
+					# default, two-mesh and NUMA systems elsewhere
+					sub="=${CHECK_MESH_SUBSET:-default two-mesh numa1}"
+					[ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ] && sub=
+					sub=${sub// /,}
+					plan="$plan $k/$fw$sub"
+					stages+=("$k/$fw")
+				done
+			done ;;
+		e2e-debug)
+			for fw in ${CHECK_DEBUG_FWS-dt acpi}; do
+				sub=${CHECK_DEBUG_MESHES:-default}
+				plan="$plan debug/$fw=${sub// /,}+keep"
+				stages+=("debug/$fw")
+			done ;;
+		esac
+	done
+	[ ${#stages[@]} -gt 0 ] || return 0
+	if [ -n "$prefetch" ]; then
+		log "===== e2e pool: waiting for the guest downloads ($RES/prefetch.out)"
+		wait "$prefetch" || log "guest downloads failed (e2e.sh tries again): $(tail -n 3 "$RES/prefetch.out")"
+		prefetch=
+	fi
+	log "===== e2e pool (${#stages[@]} stages, $EJOBS guests at once):$plan"
+	: >"$rep"
+	t0=$(date +%s)
+	if [ -x "$TESTING/vm/e2e.sh" ]; then
+		# the stages' own timeouts are enforced inside; this one only
+		# bounds the pool as a whole
+		{ timeout $((TMO * ${#stages[@]})) env E2E_PLAN="${plan# }" \
+			E2E_JOBS="$EJOBS" E2E_STAGE_TIMEOUT="$TMO" \
+			E2E_STAGE_REPORT="$rep" "$TESTING/vm/e2e.sh" </dev/null ||
+			echo $? >"$RES/e2e-pool.rc"; } | tee "$out"
+		[ -f "$RES/e2e-pool.rc" ] && src=$(cat "$RES/e2e-pool.rc")
+	else
+		echo "FAIL: e2e/stage: tools/testing/vm/e2e.sh is missing" >"$out"
+		src=1
+	fi
+	printf '%-44s %8d s\n' "check e2e pool" $(($(date +%s) - t0)) >>"$OUTD/timings.txt"
+	for st in "${stages[@]}"; do
+		k=${st%/*}
+		fw=${st#*/}
+		l=$(grep "^e2e-stage $st " "$rep" || true)
+		active=$(awk '{ print $4 }' <<<"$l")
+		cpu=$(awk '{ print $6 }' <<<"$l")
+		nb=$(awk '{ print $8 }' <<<"$l")
+		tmo=$(awk '{ print $10 }' <<<"$l")
+		{
+			grep -E "^(PASS|FAIL|SKIP): e2e/$k/$fw/" "$out" || true
+			grep '^FAIL: e2e/stage: ' "$out" | sed "s|e2e/stage|e2e-$k-$fw/stage|" || true
+			[ "${tmo:-0}" = 1 ] &&
+				echo "FAIL: e2e-$k-$fw/stage: timed out after $TMO s"
+		} >"$RES/e2e-$k-$fw.out"
+		# the pool's own status counts for a stage only when the pool
+		# timed out or failed without a FAIL line of any stage
+		sst=0
+		if [ "$src" = 124 ]; then
+			sst=124
+		elif [ "$src" != 0 ] && ! grep -q '^FAIL: ' "$out"; then
+			sst=$src
+		fi
+		finish_stage "e2e-$k-$fw" "${active:-0}" "$sst" "$RES/e2e-$k-$fw.out" \
+			"${nb:-0} boots, cpu ${cpu:-0} s"
+	done
+}
+
 T0=$(date +%s)
+e2e_done=
 ensure_host_packages
+# The e2e guests' downloads (network-bound, cold: minutes) overlap the
+# stages before the pool: fetch-guest.sh in the background, under the lock
+# e2e.sh takes for it. The pool waits for it; what it could not fetch, e2e.sh
+# fetches again and reports.
+prefetch=
+case " $STAGES " in *" e2e "*)
+	(
+		# shellcheck disable=SC2086 # a list of kernels
+		resolve_kvers &&
+			flock "$OUTD/.build.lock" "$TESTING/vm/fetch-guest.sh" \
+				${CHECK_KERNELS:-7.2 6.12 6.1 5.10}
+	) >"$RES/prefetch.out" 2>&1 </dev/null &
+	prefetch=$! ;;
+esac
 for st in $STAGES; do
 	case $st in
 	lint)
@@ -113,30 +221,10 @@ for st in $STAGES; do
 		run_stage kunit "$TESTING/kunit/run.sh" ;;
 	kunit-7.2)
 		run_stage kunit-7.2 env KUNIT_KERNEL=7.2 "$TESTING/kunit/run.sh" ;;
-	e2e)
-		for k in ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}; do
-			for fw in ${CHECK_FWS:-dt acpi}; do
-				if [ -x "$TESTING/vm/e2e.sh" ]; then
-					# every mesh on the primary guest, the
-					# default, two-mesh and NUMA systems elsewhere
-					subset=
-					[ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ] ||
-						subset=${CHECK_MESH_SUBSET:-default two-mesh numa1}
-					run_stage "e2e-$k-$fw" env KERNEL="$k" FW="$fw" \
-						MESH_SUBSET="$subset" E2E_JOBS="$EJOBS" \
-						"$TESTING/vm/e2e.sh"
-				else
-					run_stage "e2e-$k-$fw" missing \
-						tools/testing/vm/e2e.sh
-				fi
-			done
-		done ;;
-	e2e-debug)
-		for fw in ${CHECK_DEBUG_FWS-dt acpi}; do
-			run_stage "e2e-debug-$fw" env KERNEL=debug FW="$fw" \
-				MESH_SUBSET="${CHECK_DEBUG_MESHES:-default 4x2-2dtc 8x8-32hnf-4dtc}" \
-				MESH_SUBSET_KEEP=1 E2E_JOBS="$EJOBS" "$TESTING/vm/e2e.sh"
-		done ;;
+	e2e | e2e-debug)
+		# both run once, together, where the first of them is listed
+		[ -z "$e2e_done" ] && e2e_pool
+		e2e_done=1 ;;
 	*)
 		echo "FAIL: check/$st: unknown stage" | tee -a "$RES/results.txt" ;;
 	esac

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 400
-# results: 16 + 3 * hnfs
+# results: 18 + 3 * hnfs
 #
 # Per-HN-F counting in DTM-local counters, and the driver's own rules
 # (Documentation/internals.rst, "Where an event counts"):
 #   per_hnf/<alias>@<id>      slc_miss and slc_access with bynodeid=1 on every
-#                             HN-F in one perf run: every event at 100%
+#                             HN-F in one perf run (one per round of at most
+#                             one HN-F per XP): every event at 100%
 #                             running, every count exact (arm-cmn: 8 global
 #                             counters for all of them)
 #   per_hnf_occupancy/...     pocq_occupancy_write on every HN-F (64-bit
@@ -22,6 +23,12 @@
 #                             counters between the steps
 #   local_across_offline      the same two counters while the PMU's CPU goes
 #                             offline between two steps: exact
+#   local32_late              the same two counters, one step of 4.5e9
+#                             events (beyond 2^32) with no poll in it, as
+#                             when the poll timer runs late (a stalled vCPU,
+#                             long irq-off sections): the wrap no read saw is
+#                             found from the DTC cycle counter and counted
+#                             from the event's rate, exact at a steady rate
 #   pmu_en_idle, pmu_en_counting, pmu_en_after
 #                             PMCR.pmu_en of the DTCs, by its effect: their
 #                             cycle counters do not run (no overflow
@@ -72,20 +79,44 @@ check_eq config1 "$(cmn-drv open $P 0x1 1 0)" EINVAL
 check_eq config2 "$(cmn-drv open $P 0x1 0 0x8000000000000000)" EINVAL
 
 # ---- per-HN-F views ---------------------------------------------------------
-items=
+# A DTM has four 16-bit local counters: two 32-bit pairs or one 64-bit
+# counter. So the per-HN-F views run in rounds with at most one HN-F per XP
+# (node id >> 3; the low bits are port and device): round k takes the k-th
+# HN-F of every XP. On a mesh with one HN-F per XP that is a single run of
+# every HN-F at once.
+rounds=0
+seen=
 for n in $hnfs; do
-	items="$items $P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
-	items="$items $P/slc_access,bynodeid=1,nodeid=$n/|slc_access|$n"
+	xp=$((n >> 3))
+	k=0
+	for s in $seen; do
+		[ "$s" = "$xp" ] && k=$((k + 1))
+	done
+	seen="$seen $xp"
+	eval "round$k=\"\${round$k-} $n\""
+	[ $k -lt $rounds ] || rounds=$((k + 1))
 done
-# shellcheck disable=SC2086 # word splitting wanted
-lc_batch_check per_hnf $P 0 $N $items
+note "per-HN-F views in $rounds round(s) (most HN-Fs on one XP)"
+k=0
+while [ $k -lt $rounds ]; do
+	ns=
+	eval "ns=\$round$k"
+	items=
+	for n in $ns; do
+		items="$items $P/slc_miss,bynodeid=1,nodeid=$n/|slc_miss|$n"
+		items="$items $P/slc_access,bynodeid=1,nodeid=$n/|slc_access|$n"
+	done
+	# shellcheck disable=SC2086 # word splitting wanted
+	lc_batch_check per_hnf $P 0 $N $items
 
-items=
-for n in $hnfs; do
-	items="$items $P/pocq_occupancy_write,bynodeid=1,nodeid=$n/|pocq_occupancy_write|$n"
+	items=
+	for n in $ns; do
+		items="$items $P/pocq_occupancy_write,bynodeid=1,nodeid=$n/|pocq_occupancy_write|$n"
+	done
+	# shellcheck disable=SC2086 # word splitting wanted
+	lc_batch_check per_hnf_occupancy $P 0 $N $items
+	k=$((k + 1))
 done
-# shellcheck disable=SC2086 # word splitting wanted
-lc_batch_check per_hnf_occupancy $P 0 $N $items
 
 items=
 for al in slc_miss slc_access mc_reqs sf_hit; do
@@ -132,6 +163,14 @@ wrap_run() {
 wrap_run local32_wrap "
 	echo $S > $LC_M/step; sleep $pause
 	echo $S > $LC_M/step; sleep $pause
+	echo $S > $LC_M/step; sleep $pause"
+
+# A poll late by more than a 32-bit counter's period: one step of 3 S
+# cycles (4.5e9 events, one wrap more than a read can see) between two
+# polls, after a step that shows the rate.
+wrap_run local32_late "
+	echo $S > $LC_M/step; sleep $pause
+	echo $((3 * S)) > $LC_M/step; sleep $pause
 	echo $S > $LC_M/step; sleep $pause"
 
 cpu=$(lc_pmu_cpu $P)

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: two-mesh
 # kernels: 6.12 debug
+# subset-kernels: debug
 # fw: dt
 # timeout: 300
 # results: 13 + nmesh

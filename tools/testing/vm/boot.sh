@@ -21,7 +21,9 @@
 #            puts numa-node-id in the DTB, an SRAT in the ACPI tables)
 #
 # Exit status: 0 when the guest printed "=== CMN-GUEST-EXIT rc=0", 124 on
-# timeout, 1 otherwise. Prints "boot-to-poweroff <s>" on fd 3.
+# timeout, 1 otherwise. Prints "boot-to-poweroff <s>" on fd 3 and appends
+# the wall time and the host CPU seconds (user + sys of qemu and the log
+# pipe) to $OUTD/timings.txt; the same two numbers go to $LOG.time.
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
@@ -72,13 +74,32 @@ echo "qemu-system-aarch64 ${args[*]}" > "$LOG.cmd"
 t0=$(date +%s.%N)
 out=/dev/null
 [ "${ECHO:-0}" = 1 ] && out=/dev/stdout
+# cpu_children: CPU= user + sys seconds of this shell's waited-for
+# children (call it in this shell, not in $(...): a subshell has its own)
+cpu_children() {
+	times > "$LOG.times"
+	CPU=$(awk 'NR == 2 {
+		n = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, a, /[ms]/)
+			n += a[1] * 60 + a[2]
+		}
+		printf "%.1f\n", n
+	}' "$LOG.times")
+	rm -f "$LOG.times"
+}
+cpu_children
+c0=$CPU
 set +e
 timeout "${TIMEOUT:-300}" qemu-system-aarch64 "${args[@]}" < /dev/null 2>&1 |
 	tr -d '\r' | tee "$LOG" > "$out"
 rc=${PIPESTATUS[0]}
 set -e
 dt=$(echo "$(date +%s.%N) - $t0" | bc)
-printf '%-44s %8.1f s\n' "boot-to-poweroff ${LABEL:-$KERNEL/$FW}" "$dt" >> "$OUTD/timings.txt"
+cpu_children
+cpu=$(echo "$CPU - $c0" | bc)
+echo "$dt $cpu" > "$LOG.time"
+printf '%-44s %8.1f s  cpu %7.1f s\n' "boot-to-poweroff ${LABEL:-$KERNEL/$FW}" "$dt" "$cpu" >> "$OUTD/timings.txt"
 printf 'boot %s: %.1f s\n' "${LABEL:-$KERNEL/$FW}" "$dt" >&3
 [ "$rc" = 124 ] && { echo "=== HOST: TIMEOUT after ${TIMEOUT:-300} s" >> "$LOG"; exit 124; }
 grep -q '^=== CMN-GUEST-EXIT rc=0' "$LOG"

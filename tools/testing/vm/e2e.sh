@@ -17,7 +17,10 @@
 #                     ones its "# subset-meshes:" header names; tests with
 #                     none are left out (make check uses it on every guest
 #                     but the primary one), or with MESH_SUBSET_KEEP=1 run
-#                     on their first mesh
+#                     on their first mesh (and then "# subset-meshes:" and
+#                     "# subset-fw:" do not apply: every script runs on
+#                     every firmware, as make check wants of the debug
+#                     kernel)
 #   KERNEL="5.10 6.1 6.12 7.2 debug"  default the four Debian kernels;
 #                     debug is the self-built 6.12 with KASAN, lockdep,
 #                     kmemleak, debug objects (tools/testing/kunit/
@@ -25,8 +28,22 @@
 #                     its boots must end with an empty kmemleak scan
 #                     (result <...>/kmemleak)
 #   FW=dt|acpi        default both
-#   E2E_JOBS=N        boot N guests at once (default 1); the results are
-#                     printed in boot order all the same
+#   E2E_JOBS=N        boot N guests at once (default 1), longest first
+#                     (by the guest times timings.txt recorded for each
+#                     script on the same boot); the results are printed
+#                     in that order
+#   E2E_PLAN="K/FW[=MESH,...][+keep] ..."  instead of KERNEL, FW and
+#                     MESH_SUBSET: these kernel/firmware pairs ("stages"),
+#                     each with its own mesh subset (none: every mesh;
+#                     +keep: as MESH_SUBSET_KEEP=1), all in one pool of
+#                     E2E_JOBS guests (make check)
+#   E2E_STAGE_TIMEOUT=S  a stage's boots stop when S seconds of its own
+#                     running time (time with at least one of its boots
+#                     running) are used up; later boots are not run (FAIL)
+#   E2E_STAGE_REPORT=FILE  append one line per stage: "e2e-stage K/FW
+#                     active S cpu S boots N timedout 0|1"
+#   E2E_LIST=1        only print the boots this selection makes (key,
+#                     summed script timeouts, scripts) and exit
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
 #
@@ -49,6 +66,10 @@
 #                                          point is per kernel (the arm-cmn
 #                                          cross-check) runs them on every
 #                                          kernel
+#   # subset-kernels: debug                under MESH_SUBSET, only on these
+#                                          kernels when the run has one of
+#                                          them (make check runs the fuzzer
+#                                          on the debug kernel, not on 6.12)
 #   # subset-fw: dt                        under MESH_SUBSET, only with these
 #                                          firmwares (a test whose subject
 #                                          does not depend on the firmware
@@ -93,33 +114,98 @@ TEST_TIMEOUT_DEFAULT=120
 # slower: its scripts' and boots' timeouts are scaled by it
 DEBUG_SLOWDOWN=${DEBUG_SLOWDOWN:-4}
 
-ensure_host_packages
-resolve_kvers
+in_list() { # WORD LIST...
+	local w=$1 x
+	shift
+	for x in "$@"; do [ "$x" = "$w" ] && return 0; done
+	return 1
+}
+
+# The run's (kernel, firmware) pairs and each one's mesh subset: E2E_PLAN
+# (make check's single pool of every e2e stage) or KERNEL x FW with
+# MESH_SUBSET and MESH_SUBSET_KEEP
+declare -A PSUB=() PKEEP=()
+if [ -n "${E2E_PLAN:-}" ]; then
+	KERNELS=()
+	FWS=()
+	for e in $E2E_PLAN; do
+		kf=${e%%=*}
+		kf=${kf%+keep}
+		k=${kf%/*}
+		fw=${kf#*/}
+		case $kf in */*) ;; *)
+			log "e2e: E2E_PLAN entry '$e' is not KERNEL/FW[=MESH,...][+keep]"
+			echo "e2e: 0 passed, 1 failed, 0 skipped"
+			exit 1 ;;
+		esac
+		sub=
+		case $e in *=*) sub=${e#*=} ;; esac
+		sub=${sub%+keep}
+		PSUB[$kf]=${sub//,/ }
+		PKEEP[$kf]=0
+		case $e in *+keep) PKEEP[$kf]=1 ;; esac
+		in_list "$k" "${KERNELS[@]}" || KERNELS+=("$k")
+		in_list "$fw" "${FWS[@]}" || FWS+=("$fw")
+	done
+else
+	for k in "${KERNELS[@]}"; do
+		for fw in "${FWS[@]}"; do
+			PSUB[$k/$fw]=${MESH_SUBSET:-}
+			PKEEP[$k/$fw]=${MESH_SUBSET_KEEP:-0}
+		done
+	done
+fi
+
+if [ "${E2E_LIST:-0}" != 1 ]; then
+	ensure_host_packages
+	resolve_kvers
+fi
 
 RUNID=$(date +%Y%m%d-%H%M%S)-$$
 RUN="$OUTD/logs/e2e-$RUNID"
-mkdir -p "$RUN"
-ln -sfn "e2e-$RUNID" "$OUTD/logs/e2e-latest"
-# keep the logs of the last 20 runs (and of any run younger than an hour)
+if [ "${E2E_LIST:-0}" = 1 ]; then
+	# a listing leaves no run directory behind
+	RUN=$(mktemp -d /tmp/cmn-hnf-e2e-list.XXXXXX)
+	trap 'rm -rf "$RUN"' EXIT
+else
+	mkdir -p "$RUN"
+	ln -sfn "e2e-$RUNID" "$OUTD/logs/e2e-latest"
+fi
+# keep the logs of the last 20 runs, of any run younger than an hour and of
+# any run still going (its directory ends in the pid of its e2e.sh, and a
+# debug-kernel run lasts hours)
 # shellcheck disable=SC2012
 ls -1d "$OUTD"/logs/e2e-2* 2>/dev/null | sort | head -n -20 |
 	while read -r d; do
+		kill -0 "${d##*-}" 2>/dev/null && continue
 		if [ -n "$(find "$d" -maxdepth 0 -mmin +60)" ]; then rm -rf "$d"; fi
 	done
 
 # ---- build (serialised between concurrent runs) ----------------------------
-exec 9> "$OUTD/.build.lock"
-flock 9
-"$VM/fetch-guest.sh" "${KERNELS[@]}"
-"$VM/build-modules.sh" "${KERNELS[@]}"
-for k in "${KERNELS[@]}"; do
-	E2E_EXTRA=${E2E_EXTRA:-} timed "mkinitramfs $k" "$VM/mkinitramfs.sh" "$k" "$RUN/base-$k.cpio.zst"
-done
-flock -u 9
+if [ "${E2E_LIST:-0}" != 1 ]; then
+	exec 9> "$OUTD/.build.lock"
+	flock 9
+	"$VM/fetch-guest.sh" "${KERNELS[@]}"
+	"$VM/build-modules.sh" "${KERNELS[@]}"
+	for k in "${KERNELS[@]}"; do
+		E2E_EXTRA=${E2E_EXTRA:-} timed "mkinitramfs $k" "$VM/mkinitramfs.sh" "$k" "$RUN/base-$k.cpio.zst"
+	done
+	flock -u 9
+fi
 
 # ---- select tests ----------------------------------------------------------
-header() { # FILE KEY: value of "# KEY: ..." in the first 30 lines
-	head -n 30 "$1" | sed -n "s/^#[[:space:]]*$2:[[:space:]]*//p" | head -n 1
+# headers FILE: every "# KEY: value" of the first 30 lines into HDR[KEY]
+# (the first of each key; bash alone, no fork: many scripts x stages)
+declare -A HDR=()
+headers() {
+	local l n=0 re='^#[[:space:]]*([a-z-]+):[[:space:]]*(.*)$'
+	HDR=()
+	while [ $n -lt 30 ] && IFS= read -r l; do
+		n=$((n + 1))
+		[[ $l =~ $re ]] || continue
+		[ -n "${HDR[${BASH_REMATCH[1]}]+set}" ] ||
+			HDR[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+	done < "$1"
 }
 selected() { # NAME
 	local p
@@ -131,18 +217,49 @@ selected() { # NAME
 	done
 	return 1
 }
-in_list() { # WORD LIST...
-	local w=$1 x
-	shift
-	for x in "$@"; do [ "$x" = "$w" ] && return 0; done
-	return 1
-}
-mesh_path() { # NAME-OR-FILE
-	if [ -f "$1" ]; then
-		echo "$1"
-	else
-		echo "$MESHDIR/$1.mesh"
+
+# script_meshes K/FW: SM= the meshes the current script (H_* headers) runs
+# on with K and FW; none when the pair's subset leaves it out
+script_meshes() {
+	local sub=${PSUB[$1]} keep=${PKEEP[$1]} fw=${1#*/} m mn out=''
+	SM=
+	if [ -z "$sub" ]; then
+		SM=${H_meshes:-default}
+		return 0
 	fi
+	if [ "$keep" != 1 ]; then
+		# "# subset-kernels:" and "# subset-fw:" narrow a subset run
+		# shellcheck disable=SC2086
+		[ -n "$H_subk" ] && ! in_list "${1%/*}" $H_subk && return 0
+		# shellcheck disable=SC2086
+		[ -n "$H_subfw" ] && ! in_list "$fw" $H_subfw && return 0
+	elif [ -n "$H_subk" ]; then
+		# shellcheck disable=SC2086
+		in_list "${1%/*}" $H_subk || return 0
+	fi
+	for m in ${H_meshes:-default}; do
+		mn=${m##*/}
+		# shellcheck disable=SC2086
+		in_list "${mn%.mesh}" $sub && out="$out $m"
+	done
+	# plus the script's own "# subset-meshes:" (MESH[@FW]...), unless
+	# MESH= chose the meshes or the pair keeps every script
+	if [ -z "${MESH:-}" ] && [ "$keep" != 1 ]; then
+		for m in $H_subx; do
+			case $m in *@*)
+				[ "${m#*@}" = "$fw" ] || continue
+				m=${m%@*} ;;
+			esac
+			# shellcheck disable=SC2086
+			in_list "$m" $out || out="$out $m"
+		done
+	fi
+	# keep: a script with none of the subset's meshes runs on its first
+	if [ -z "$out" ] && [ "$keep" = 1 ]; then
+		m=${H_meshes%% *}
+		out=${m:-default}
+	fi
+	SM=${out# }
 }
 
 declare -A GROUP=() GTIME=() MESHFILE=() SRC=()
@@ -153,7 +270,8 @@ ntests=0
 for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 	for f in "$d"/*.sh; do
 		[ -f "$f" ] || continue
-		name=$(basename "$f" .sh)
+		name=${f##*/}
+		name=${name%.sh}
 		case $name in lib | lib-*) continue ;; esac
 		selected "$name" || continue
 		if [ -n "${SRC[/e2e/$name.sh]:-}" ]; then
@@ -162,39 +280,23 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 		fi
 		SRC[/e2e/$name.sh]=$f
 		ntests=$((ntests + 1))
+		headers "$f"
 		if [ -n "${MESH:-}" ]; then
-			meshes=$MESH
+			H_meshes=$MESH
 		else
-			meshes=$(header "$f" meshes)
+			H_meshes=${HDR[meshes]:-}
 		fi
-		# MESH_SUBSET: keep only these of the test's meshes (make check
-		# runs every mesh on its primary guest and a subset elsewhere),
-		# plus the test's own "# subset-meshes:" (MESH[@FW]...)
-		subx=
-		subfw=
-		if [ -n "${MESH_SUBSET:-}" ]; then
-			subfw=$(header "$f" subset-fw)
-			keep=
-			for m in ${meshes:-default}; do
-				# shellcheck disable=SC2086
-				in_list "$(basename "$m" .mesh)" $MESH_SUBSET && keep="$keep $m"
-			done
-			meshes=${keep# }
-			[ -z "${MESH:-}" ] && subx=$(header "$f" subset-meshes)
-			# MESH_SUBSET_KEEP=1: a script with none of them still
-			# runs, on its first mesh (the whole suite runs)
-			if [ -z "$meshes" ] && [ -z "$subx" ] && [ "${MESH_SUBSET_KEEP:-0}" = 1 ]; then
-				meshes=$(header "$f" meshes)
-				meshes=${meshes%% *}
-				meshes=${meshes:-default}
-			fi
-			[ -n "$meshes" ] || [ -n "$subx" ] || continue
-		fi
-		faults=$(header "$f" faults)
-		tk=$(header "$f" kernels)
-		tf=$(header "$f" fw)
-		to=$(header "$f" timeout)
-		nu=$(header "$f" numa)
+		H_subfw=${HDR[subset-fw]:-}
+		H_subx=${HDR[subset-meshes]:-}
+		H_subk=
+		for x in ${HDR[subset-kernels]:-}; do
+			in_list "$x" "${KERNELS[@]}" && H_subk="$H_subk $x"
+		done
+		faults=${HDR[faults]:-}
+		tk=${HDR[kernels]:-}
+		tf=${HDR[fw]:-}
+		to=${HDR[timeout]:-}
+		nu=${HDR[numa]:-}
 		nu=${nu%% *}
 		case $nu in '' | 2) ;; *)
 			log "e2e: $name: '# numa: $nu' unsupported (only 2)"
@@ -207,23 +309,16 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 			for fw in "${FWS[@]}"; do
 				# shellcheck disable=SC2086
 				[ -n "$tf" ] && ! in_list "$fw" $tf && continue
-				# shellcheck disable=SC2086
-				[ -n "$subfw" ] && ! in_list "$fw" $subfw && continue
-				fm=${meshes:-default}
-				if [ -n "${MESH_SUBSET:-}" ]; then
-					fm=$meshes
-					for m in $subx; do
-						case $m in *@*)
-							[ "${m#*@}" = "$fw" ] || continue
-							m=${m%@*} ;;
-						esac
-						# shellcheck disable=SC2086
-						in_list "$m" $fm || fm="$fm $m"
-					done
-				fi
-				for m in $fm; do
-					mn=$(basename "$m" .mesh)
-					MESHFILE[$mn]=$(mesh_path "$m")
+				[ -n "${PSUB[$k/$fw]+set}" ] || continue
+				script_meshes "$k/$fw"
+				for m in $SM; do
+					mn=${m##*/}
+					mn=${mn%.mesh}
+					if [ -f "$m" ]; then
+						MESHFILE[$mn]=$m
+					else
+						MESHFILE[$mn]=$MESHDIR/$m.mesh
+					fi
 					tok=$to
 					[ "$k" = debug ] && tok=$((to * DEBUG_SLOWDOWN))
 					for flt in ${faults:-none}; do
@@ -254,8 +349,6 @@ mapfile -t KEYS < <(
 		fi=0; for x in "${FWS[@]}"; do [ "$x" = "$fw" ] && break; fi=$((fi + 1)); done
 		printf '%d %d %s %s %s\t%s\n' "$ki" "$fi" "$mn" "$flt" "$nu" "$key"
 	done | sort | cut -f2)
-log "e2e: ${#KEYS[@]} boot(s), $ntests test script(s); logs in $RUN"
-
 # key_vars KEY: the boot's names (k fw mn flt nu label pre tag fwd tmo)
 key_vars() {
 	IFS='|' read -r k fw mn flt nu <<< "$1"
@@ -272,15 +365,66 @@ key_vars() {
 	return 0
 }
 
+# longest boot first, so that the pool of E2E_JOBS guests ends together:
+# a boot's estimate is the sum over its scripts of the last recorded guest
+# time of the script on the same boot (timings.txt, e2e-script lines),
+# else of half its timeout (an unknown script counts long: it starts early)
+declare -A LAST=()
+while read -r lt lv; do
+	LAST[$lt]=$lv
+done < <(awk '$1 == "e2e-script" && $4 ~ /^[0-9.]+$/ {
+	print $2 "/" $3, int($4) + 1 }' "$OUTD/timings.txt" 2>/dev/null)
+mapfile -t KEYS < <(
+	i=0
+	for key in "${KEYS[@]}"; do
+		key_vars "$key"
+		est=0
+		for t in ${GROUP[$key]}; do
+			n=${t%:*}
+			n=${n##*/}
+			n=${n%.sh}
+			est=$((est + ${LAST[$tag/$n]:-$((${t##*:} / 2))}))
+		done
+		printf '%d %d\t%s\n' "$est" "$i" "$key"
+		i=$((i + 1))
+	done | sort -k1,1nr -k2,2n | cut -f2)
+log "e2e: ${#KEYS[@]} boot(s), $ntests test script(s); logs in $RUN"
+# E2E_LIST=1: print the boots ("<key> <timeout> <scripts>") and stop
+if [ "${E2E_LIST:-0}" = 1 ]; then
+	for key in "${KEYS[@]}"; do
+		echo "$key ${GTIME[$key]}${GROUP[$key]}"
+	done
+	exit 0
+fi
+
 # launch KEY: in the background, the firmware, the per-boot initramfs and
 # the boot of KEY; leaves $RUN/<tag>.rc (boot.sh's status), or
 # $RUN/<tag>.why when it could not boot
-declare -A PIDS=()
+declare -A PIDS=() CAPPED=()
 launch() {
+	local st rem out=
 	key_vars "$1"
+	st=$k/$fw
+	STARTED[$st]=${STARTED[$st]:-$(date +%s)}
+	SBOOTS[$st]=$(( ${SBOOTS[$st]:-0} + 1 ))
+	# E2E_STAGE_TIMEOUT: a stage's boots get what is left of its time
+	if [ -n "$STMO" ]; then
+		rem=$((STMO - ${ACTIVE[$st]:-0}))
+		if [ "$rem" -le 0 ]; then
+			out="the stage's $STMO s ran out before this boot"
+			STIMEDOUT[$st]=1
+		elif [ "$rem" -lt "$tmo" ]; then
+			tmo=$rem
+			CAPPED[$1]=$tmo
+		fi
+	fi
 	(
 		# shellcheck disable=SC2086
 		set -- ${GROUP[$1]}
+		if [ -n "$out" ]; then
+			echo "$out" > "$RUN/$tag.why"
+			exit 0
+		fi
 		if [ "$nu" = bad ]; then
 			echo "bad '# numa:' header" > "$RUN/$tag.why"
 			exit 0
@@ -304,6 +448,28 @@ launch() {
 	PIDS[$1]=$!
 }
 
+# script_times LOG TAG: one timings.txt line per guest script: guest wall
+# seconds and guest CPU-busy seconds (both from the guest's own clock, so
+# the host's other load does not count), from the end of the previous
+# script (the isolation between scripts goes to the next one)
+script_times() {
+	awk -v tag="$2" '
+	/=== CMN-GUEST-INIT / || /=== CMN-TEST-END / {
+		u = b = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^uptime=/) u = substr($i, 8)
+			if ($i ~ /^busy=/) b = substr($i, 6)
+		}
+		if (u == "" || b == "") next
+		if ($2 == "CMN-TEST-END" && pu != "") {
+			n = $3; sub(/.*\//, "", n); sub(/\.sh$/, "", n)
+			printf "%-44s %8.1f s  busy %6.1f s\n",
+				"e2e-script " tag " " n, u - pu, b - pb
+		}
+		pu = u; pb = b
+	}' "$1"
+}
+
 # collect KEY: wait for KEY's boot and print its results
 collect() {
 	local key=$1 t why
@@ -318,6 +484,7 @@ collect() {
 	fi
 	blog="$RUN/$tag.log"
 	brc=$(cat "$RUN/$tag.rc")
+	script_times "$blog" "$tag" >> "$OUTD/timings.txt"
 	# what each script must report on this boot (its manifest headers)
 	exp="$RUN/$tag.expect"
 	scripts=()
@@ -339,7 +506,15 @@ collect() {
 	if kerr=$(pending_errors "$blog"); then
 		log "e2e: $pre: pending kernel-log pattern (not a failure yet, see results.sh BAD_RE_PENDING): $kerr"
 	fi
-	if [ "$brc" = 124 ]; then
+	if [ -f "$blog.time" ]; then
+		read -r _ c < "$blog.time"
+		SCPU[$k/$fw]=$(echo "${SCPU[$k/$fw]:-0} + $c" | bc)
+	fi
+	if [ "$brc" = 124 ] && [ -n "${CAPPED[$key]:-}" ]; then
+		tmo=${CAPPED[$key]}
+		STIMEDOUT[$k/$fw]=1
+		bad="timed out after $tmo s, what was left of the stage's $STMO s${bad:+; $bad}"
+	elif [ "$brc" = 124 ]; then
 		bad="timed out after $tmo s${bad:+; $bad}"
 	elif ! grep -q '^=== CMN-GUEST-EXIT rc=' "$blog"; then
 		bad="${bad:-guest did not print === CMN-GUEST-EXIT}"
@@ -367,12 +542,37 @@ running() {
 	done
 	echo "$n"
 }
+# Per stage (kernel/firmware pair): ACTIVE seconds during which at least one
+# of its boots ran (what the stage would take alone; E2E_STAGE_TIMEOUT
+# bounds it), SCPU host CPU seconds of its boots, STARTED, SBOOTS,
+# STIMEDOUT. E2E_STAGE_REPORT=<file> gets one line per stage.
+STMO=${E2E_STAGE_TIMEOUT:-}
+case $STMO in *[!0-9]*) STMO= ;; esac
+declare -A ACTIVE=() SCPU=() STARTED=() SBOOTS=() STIMEDOUT=()
+t_tick=$(date +%s)
+# tick: add the time since the last tick to every stage with a boot running
+tick() {
+	local j now key k fw
+	declare -A on=()
+	now=$(date +%s)
+	for ((j = 0; j < nl; j++)); do
+		key=${KEYS[$j]}
+		kill -0 "${PIDS[$key]}" 2>/dev/null || continue
+		IFS='|' read -r k fw _ <<< "$key"
+		on[$k/$fw]=1
+	done
+	for j in "${!on[@]}"; do
+		ACTIVE[$j]=$(( ${ACTIVE[$j]:-0} + now - t_tick ))
+	done
+	t_tick=$now
+}
 t_all=$(date +%s)
 nl=0
 for ((i = 0; i < ${#KEYS[@]}; i++)); do
 	# keep NJOBS boots running (a free slot takes the next boot) until
 	# boot i has finished
 	while :; do
+		tick
 		while [ $nl -lt ${#KEYS[@]} ] && [ "$(running)" -lt "$NJOBS" ]; do
 			launch "${KEYS[$nl]}"
 			nl=$((nl + 1))
@@ -382,7 +582,21 @@ for ((i = 0; i < ${#KEYS[@]}; i++)); do
 	done
 	collect "${KEYS[$i]}"
 done
-log "e2e: boots took $(( $(date +%s) - t_all )) s; logs in $RUN"
+tick
+for k in "${KERNELS[@]}"; do
+	for fw in "${FWS[@]}"; do
+		st=$k/$fw
+		[ -n "${STARTED[$st]:-}" ] || continue
+		line=$(printf 'e2e-stage %s active %d cpu %.0f boots %d timedout %d' \
+			"$st" "${ACTIVE[$st]:-0}" "${SCPU[$st]:-0}" "${SBOOTS[$st]}" \
+			"${STIMEDOUT[$st]:-0}")
+		log "$line"
+		[ -n "${E2E_STAGE_REPORT:-}" ] && echo "$line" >> "$E2E_STAGE_REPORT"
+		printf '%-44s %8d s  cpu %7.0f s\n' "e2e stage $k-$fw (active)" \
+			"${ACTIVE[$st]:-0}" "${SCPU[$st]:-0}" >> "$OUTD/timings.txt"
+	done
+done
+log "e2e: boots took $(( $(date +%s) - t_all )) s with $NJOBS at once; logs in $RUN"
 rm -f "$RUN"/base-*.cpio.zst
 echo "e2e: $NPASS passed, $NFAIL failed, $NSKIP skipped"
 [ "$NFAIL" -eq 0 ] && [ "$NPASS" -gt 0 ]

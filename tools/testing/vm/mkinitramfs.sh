@@ -63,6 +63,14 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
+# busy: the guest CPUs' busy time so far, in seconds (/proc/stat: user,
+# nice, system, irq, softirq; under TCG an idle vCPU leaves its host core
+# idle, so this follows the host CPU time a test costs)
+busy() {
+	read -r _ u n s _ _ q sq _ < /proc/stat
+	b=$((u + n + s + q + sq))
+	printf '%d.%02d' $((b / 100)) $((b % 100))
+}
 cpus_online() {
 	for c in /sys/devices/system/cpu/cpu[0-9]*; do
 		[ -f "$c/online" ] || continue
@@ -80,7 +88,7 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 CMN_TESTS= CMN_TIMEOUT=300
 [ -f /etc/cmn/run.conf ] && . /etc/cmn/run.conf
 export CMN_KERNEL CMN_FW CMN_MESH_NAME CMN_FAULT
-echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) perf=$(perf --version 2>/dev/null | sed 's/^perf version //') cpus=$(grep -c ^processor /proc/cpuinfo) fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
+echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) busy=$(busy) kernel=$(uname -r) perf=$(perf --version 2>/dev/null | sed 's/^perf version //') cpus=$(grep -c ^processor /proc/cpuinfo) fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
 rc=0
 for e in $CMN_TESTS; do
 	# entries are SCRIPT or SCRIPT:TIMEOUT-SECONDS
@@ -90,7 +98,7 @@ for e in $CMN_TESTS; do
 	echo "=== CMN-TEST-BEGIN $t"
 	(cd /tmp && timeout -s KILL "$to" sh "$t")
 	r=$?
-	echo "=== CMN-TEST-END $t rc=$r uptime=$(cut -d' ' -f1 /proc/uptime)"
+	echo "=== CMN-TEST-END $t rc=$r uptime=$(cut -d' ' -f1 /proc/uptime) busy=$(busy)"
 	[ $r -eq 0 ] || rc=1
 	# isolate the next script: drivers and model out, every CPU back,
 	# an empty /tmp, perf's access policy as at boot

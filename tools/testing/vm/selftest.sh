@@ -6,8 +6,9 @@
 # kernel-error pattern must fail a log that contains it (and only that
 # line), an announced message must not, a script whose result count differs
 # from its manifest must fail, a SKIP must pass only where the manifest
-# allows it, kmemleak reports must fail, and manifest expressions must be
-# evaluated over the mesh facts and nothing else.
+# allows it, kmemleak reports must fail, manifest expressions must be
+# evaluated over the mesh facts and nothing else, and make check's single
+# pool of e2e boots (e2e.sh E2E_PLAN) must boot what its stages would.
 #
 # Result lines "PASS: harness/<name>" / "FAIL: harness/<name>: <why>" on
 # stdout (make check stage "harness"). Exit status 0 only if all passed.
@@ -180,5 +181,59 @@ if [ "$(echo "$out" | grep -c '^PASS: pre/kmemleak$')" = 1 ] &&
 	ok kmemleak
 else
 	bad kmemleak "$(echo "$out" | tr '\n' '|')"
+fi
+# ---- make check's single pool (e2e.sh E2E_PLAN, listed with E2E_LIST) ----
+# The pool must boot exactly what the stages boot one by one (MESH_SUBSET
+# per stage), the debug stages every script, and the fuzzer only on the
+# debug kernel once that is in the run.
+# (the caller's own selection, e.g. make check TESTS=..., must not leak in)
+list() {
+	env -u TESTS -u MESH -u MESH_SUBSET -u MESH_SUBSET_KEEP -u KERNEL -u FW \
+		-u E2E_PLAN -u E2E_EXTRA E2E_LIST=1 "$@" "$VM/e2e.sh" 2>/dev/null | sort
+}
+S="default two-mesh numa1"
+P="7.2/dt 6.12/dt=${S// /,} 5.10/acpi=${S// /,}"
+{ list KERNEL=7.2 FW=dt MESH_SUBSET=
+  list KERNEL=6.12 FW=dt MESH_SUBSET="$S"
+  list KERNEL=5.10 FW=acpi MESH_SUBSET="$S"; } | sort > "$T/stages"
+list E2E_PLAN="$P" > "$T/pool"
+list E2E_PLAN="$P debug/dt=default+keep debug/acpi=default+keep" > "$T/pool-debug"
+if [ -s "$T/stages" ] && cmp -s "$T/stages" "$T/pool"; then
+	ok pool/same_boots
+else
+	bad pool/same_boots "$(diff "$T/stages" "$T/pool" | head -n 4 | tr '\n' '|')"
+fi
+fuzz6=$(grep -c '^6\.12|dt|.*/60-abuse-fuzz\.sh:' "$T/pool" || true)
+fuzz6d=$(grep -c '^6\.12|dt|.*/60-abuse-fuzz\.sh:' "$T/pool-debug" || true)
+fuzzd=$(grep -c '^debug|dt|.*/60-abuse-fuzz\.sh:' "$T/pool-debug" || true)
+if [ "$fuzz6" = 1 ] && [ "$fuzz6d" = 0 ] && [ "$fuzzd" = 1 ]; then
+	ok pool/fuzz_on_debug
+else
+	bad pool/fuzz_on_debug "6.12 without debug $fuzz6, with $fuzz6d, debug $fuzzd (want 1 0 1)"
+fi
+# every script on each debug firmware its "# kernels:"/"# fw:" allow, once
+# on the default mesh if it lists it; nothing else changes
+miss=
+for f in "$REPO"/tools/testing/e2e/[0-9]*.sh "$REPO"/tools/cmn-hnf/tests/guest/*.sh; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f")
+	for fw in dt acpi; do
+		h=$(sed -n 's/^# kernels: //p' "$f" | head -n 1)
+		[ -z "$h" ] || [[ " $h " == *" debug "* ]] || continue
+		h=$(sed -n 's/^# fw: //p' "$f" | head -n 1)
+		[ -z "$h" ] || [[ " $h " == *" $fw "* ]] || continue
+		c=$(grep -c "^debug|$fw|.*/$n:" "$T/pool-debug" || true)
+		[ "$c" = 1 ] || miss="$miss $n@$fw:$c"
+		if [[ " $(sed -n 's/^# meshes: //p' "$f" | head -n 1) " == *" default "* ]] &&
+		   ! grep -q "^debug|$fw|default|.*/$n:" "$T/pool-debug"; then
+			miss="$miss $n@$fw:not-on-default"
+		fi
+	done
+done
+if [ -z "$miss" ] &&
+   [ "$(grep -vc '^debug|' "$T/pool-debug")" = "$(wc -l < "$T/pool")" ]; then
+	ok pool/debug_every_script
+else
+	bad pool/debug_every_script "${miss:-the boots of the other stages changed}"
 fi
 exit $rc

@@ -73,7 +73,8 @@ if ! command -v cmn-hnf > /dev/null; then
 fi
 check model_load model_load || finish
 check driver_load driver_load || finish
-wait_for 10 pmu_exists arm_cmn_hnf_0 || { fail pmu "no arm_cmn_hnf_0"; finish; }
+P0=$(lc_pmu 0)
+wait_for 10 pmu_exists "$P0" || { fail pmu "no $P0"; finish; }
 M=$(mesh_count)
 # PER: the most HN-Fs on one XP in any mesh (the model's description)
 PER=1
@@ -94,7 +95,7 @@ fits() {
 
 out=$(cmn-hnf check 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && echo "$out" | grep -q '^ok    arm_cmn_hnf_0: CMN-600'; then
+if [ $rc -eq 0 ] && echo "$out" | grep -q "^ok    $P0: CMN-600"; then
 	pass tool/check
 else
 	fail tool/check "exit $rc: $(echo "$out" | grep -E 'FAIL|WARN' | head -n 2)"
@@ -148,7 +149,7 @@ while [ $i -lt "$M" ]; do
 	df=$(delta $i 0x0f 0)
 	t1=$((t1 + d1))
 	t2=$((t2 + d2))
-	u=$(json_unit /tmp/stat.json arm_cmn_hnf_$i)
+	u=$(json_unit /tmp/stat.json "$(lc_pmu $i)")
 	fits "tool/stat/slc_miss_rate/mesh$i" "tool/stat/pocq_avg_latency/mesh$i" \
 		"tool/events/cache_miss/mesh$i" "tool/events/pocq_occupancy/mesh$i" \
 		"tool/stat/running/mesh$i" || { i=$((i + 1)); continue; }
@@ -172,7 +173,7 @@ cmd=$(cmn-hnf stat --print-perf slc_miss_rate | head -n 1)
 cmd="${cmd% -- sleep 1} -x, -o /tmp/perf.csv -- sh -c 'echo 100000 > $CMN_DBG/step'"
 note "$cmd"
 if eval "$cmd" > /dev/null 2>&1 &&
-	v=$(perf_value /tmp/perf.csv arm_cmn_hnf_0/cache_miss/) && is_uint "$v" &&
+	v=$(perf_value /tmp/perf.csv "$P0/cache_miss/") && is_uint "$v" &&
 	[ "$v" -gt 0 ]; then
 	pass tool/print_perf
 else
@@ -213,7 +214,7 @@ note "$(cat /tmp/occ.json /tmp/occ.err)"
 tail -n 1 /tmp/occ.json > /tmp/last.json
 i=0
 while [ $i -lt "$M" ]; do
-	u=$(json_unit /tmp/last.json arm_cmn_hnf_$i)
+	u=$(json_unit /tmp/last.json "$(lc_pmu $i)")
 	near "tool/occupancy/mesh$i" "$(json_val "$u" pocq_avg_occupancy)" \
 		$((20 * $(model_info $i hnfs))) 0.02
 	i=$((i + 1))
@@ -231,7 +232,7 @@ note "$(tail -n 1 /tmp/all.json)"
 tail -n 1 /tmp/all.json > /tmp/last.json
 i=0
 while [ $i -lt "$M" ]; do
-	u=$(json_unit /tmp/last.json arm_cmn_hnf_$i)
+	u=$(json_unit /tmp/last.json "$(lc_pmu $i)")
 	r=$(json_val "$u" running_pct)
 	if awk -v r="$r" 'BEGIN { exit !(r > 0 && r < 100) }'; then
 		pass "tool/mux/multiplexed/mesh$i"
@@ -267,7 +268,7 @@ note "$(cat /tmp/pmux.csv)"
 
 f=$(cat "$CMN_DBG/freq_mhz")
 cmn-hnf stat --csv -I 500 -n 2 mesh_clock > /tmp/clk.csv 2>&1
-v=$(awk -F, '$3 == "arm_cmn_hnf_0" && $7 == "mesh_clock" { x = $8 } END { printf "%d", x }' /tmp/clk.csv)
+v=$(awk -F, -v p="$P0" '$3 == p && $7 == "mesh_clock" { x = $8 } END { printf "%d", x }' /tmp/clk.csv)
 check_range tool/mesh_clock "$v" $((f * 7 / 10)) $((f * 13 / 10))
 note "$(cat /tmp/clk.csv)"
 
@@ -281,9 +282,11 @@ rc=$?
 note "$(tail -n 40 /tmp/top.txt)"
 check_eq tool/top/run "$rc" 0 || note "$(cat /tmp/top.err)"
 n=$(model_info 0 hnfs)
-# (the map's cells only: what follows its last column is the side panel)
+# (the map's cells only: what follows its last column is the side panel;
+# a cell shows its value, with the HN-F's label "H<n>" when it is wide
+# enough: count the values)
 cells=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^  y=|^      \|/' /tmp/top.txt |
-	sed 's/|[^|]*$/|/' | grep -o 'H[0-9][0-9]* [0-9.]*' | wc -l)
+	sed 's/|[^|]*$/|/' | grep -o '[0-9][0-9]*\.[0-9][0-9]*' | wc -l)
 fits tool/top/map_cells && check_eq tool/top/map_cells "$cells" "$n"
 # the first of the ranking ("1 m0 H3 0x30 (1,2) 20.05", any mesh), beside the map
 v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
@@ -298,7 +301,8 @@ rc=$?
 i=0
 got=0
 while [ $i -lt "$M" ]; do
-	grep -q "^cmn_hnf_slc_miss_rate{pmu=\"arm_cmn_hnf_$i\",mesh=\"$i\",hnf=\"all\"} " \
+	pi=$(lc_pmu $i)
+	grep -q "^cmn_hnf_slc_miss_rate{pmu=\"$pi\",mesh=\"${pi##*_}\",hnf=\"all\"} " \
 		/tmp/cmn.prom && got=$((got + 1))
 	i=$((i + 1))
 done
