@@ -30,6 +30,7 @@
 #                             MESH=, BENCH_MESHES=, KERNEL=, FW=, BENCH_*)
 #   make pkg-test             install/purge the packages with DKMS in a fresh
 #                             Debian 12 chroot, and walk the README quick start
+#                             in fresh Debian 12 and 11 chroots (not in check)
 #   make mutants              does each bug of tools/testing/mutants/ fail a test? (not in check)
 #
 # Caches (downloads, headers, kernel builds, logs) go to $CMN_HNF_CACHE

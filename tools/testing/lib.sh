@@ -120,19 +120,40 @@ apt_update() {
 	touch "$CACHE/.apt-updated"
 }
 
+# missing_pkgs PKG...: print those of the host packages PKG that are not
+# installed, one a line
+missing_pkgs() {
+	local p
+
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || echo "$p"
+	done
+}
+
+# install_pkgs PKG...: apt-get install (without recommends) those of the
+# host packages PKG that are missing, after one apt-get update
+install_pkgs() {
+	local missing
+
+	mapfile -t missing < <(missing_pkgs "$@")
+	[ ${#missing[@]} -eq 0 ] && return 0
+	apt_update
+	log "installing host packages: ${missing[*]}"
+	timed "apt-get install ${missing[*]}" apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+}
+
 # ensure_host_packages: add the arm64 foreign architecture, then apt-get
 # update once and install HOST_PKGS if any is missing. Quick when all present.
 ensure_host_packages() {
-	local p missing=() added=0
+	local missing added=0
 
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		dpkg --add-architecture arm64
 		added=1
 	fi
-	for p in "${HOST_PKGS[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
+	mapfile -t missing < <(missing_pkgs "${HOST_PKGS[@]}")
 	# Package lists older than a day may name .debs the archive no longer
 	# has (security updates move the kernel ABI): refresh them.
 	if [ ${#missing[@]} -eq 0 ] && [ $added -eq 0 ] &&
@@ -141,11 +162,7 @@ ensure_host_packages() {
 		return 0
 	fi
 	apt_update
-	if [ ${#missing[@]} -gt 0 ]; then
-		log "installing host packages: ${missing[*]}"
-		timed "apt-get install host packages" apt-get install -y -qq \
-			--no-install-recommends "${missing[@]}" >/dev/null
-	fi
+	install_pkgs "${missing[@]}"
 }
 
 # unpack_headers ABI FLAVOUR KBUILD-PKG: dpkg -x the flavour, common and kbuild

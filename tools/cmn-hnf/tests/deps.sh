@@ -19,24 +19,9 @@
 # shellcheck source=../../testing/lib.sh
 . "$(dirname "$0")/../../testing/lib.sh"
 
-# need_pkgs PKG...: apt-get install the packages that are not installed
-need_pkgs() {
-	local p missing=()
-
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	apt_update
-	log "installing host packages: ${missing[*]}"
-	timed "apt-get install ${missing[*]}" apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-}
-
 case ${1:-} in
 host)
-	need_pkgs tmux python3-docutils systemd ;;
+	install_pkgs tmux python3-docutils systemd ;;
 promtool)
 	lock_open cmn-hnf-promtool
 	arch=$(dpkg --print-architecture)
@@ -59,7 +44,7 @@ ksrc)
 	ensure_kernel_source >&2
 	echo "$KSRC" ;;
 chromium)
-	need_pkgs chromium fonts-dejavu-core ;;
+	install_pkgs chromium fonts-dejavu-core ;;
 *)
 	echo "usage: $0 host|promtool|ksrc|chromium" >&2
 	exit 2 ;;

@@ -19,6 +19,9 @@
 #   make_debs SRC OUT LOG  make deb DEB_ARCHES="amd64 arm64" of the tree
 #                          SRC in the build chroot, packages into OUT
 #   src_copy DIR           what make deb packages, copied to DIR
+#   apt_archives SUITE     a directory kept across runs for the .debs apt
+#                          downloads in chroots of SUITE
+#   walk_steps DISTRO      the commands of README.md's "walk:" blocks
 
 PKGC="$CACHE/pkg"
 mkdir -p "$PKGC"
@@ -30,19 +33,7 @@ DEBIAN_SECURITY=${CMN_HNF_DEBIAN_SECURITY:-http://deb.debian.org/debian-security
 PKG_HOST_PKGS=(mmdebstrap dt-schema device-tree-compiler util-linux kmod
 	busybox-static shellcheck dpkg-dev)
 
-ensure_pkg_host_packages() {
-	local p missing=()
-
-	for p in "${PKG_HOST_PKGS[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	apt_update
-	log "installing host packages: ${missing[*]}"
-	timed "apt-get install pkg host packages" apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-}
+ensure_pkg_host_packages() { install_pkgs "${PKG_HOST_PKGS[@]}"; }
 
 # sources SUITE: the archive lines of a Debian suite (and its security
 # and updates suites)
@@ -50,10 +41,7 @@ sources() {
 	local s=$1
 	echo "deb $DEBIAN_MIRROR $s main"
 	echo "deb $DEBIAN_MIRROR $s-updates main"
-	case $s in
-	bullseye) echo "deb $DEBIAN_SECURITY $s-security main" ;;
-	*) echo "deb $DEBIAN_SECURITY $s-security main" ;;
-	esac
+	echo "deb $DEBIAN_SECURITY $s-security main"
 }
 
 # pkg_chroot NAME SUITE VARIANT PKG...: echo the path of a chroot made by
@@ -162,4 +150,38 @@ make_debs() {
 	in_chroot "$BC" -b "$1:/src" -b "$2:/out" -- \
 		env DEB_BUILD_OPTIONS="parallel=2" sh -c \
 		'cd /src && tools/packaging/make-deb.sh /out amd64 arm64' > "$3" 2>&1
+}
+
+# apt_archives SUITE: the directory (made if need be) that chroots of SUITE
+# bind-mount on /var/cache/apt/archives, so that the .debs apt downloads
+# are fetched once, not on every run. What the package lists no longer name
+# goes with "apt-get autoclean" at the end of a run.
+apt_archives() {
+	mkdir -p "$PKGC/archives/$1/partial"
+	echo "$PKGC/archives/$1"
+}
+
+# walk_steps DISTRO: the README's blocks for DISTRO, one command per line:
+# "<block>\t<expect>\t<command>" (backslash continuations joined)
+walk_steps() {
+	awk -v d="$1" '
+		/^<!-- walk:/ {
+			on = 0; ex = "ok"
+			for (i = 3; i <= NF; i++) {
+				if ($i == d) on = 1
+				if ($i ~ /^expect=/) ex = substr($i, 8)
+			}
+			if (on) { want = 1; blk++ }
+			next
+		}
+		want && /^```/ && !inblk { inblk = 1; next }
+		inblk && /^```/ { inblk = 0; want = 0; next }
+		inblk {
+			line = $0
+			if (cont != "") { line = cont " " line; cont = "" }
+			if (line ~ /\\$/) { cont = substr(line, 1, length(line) - 1); next }
+			sub(/^[ \t]+/, "", line)
+			if (line == "" || line ~ /^#/) next
+			printf "%d\t%s\t%s\n", blk, ex, line
+		}' "$REPO/README.md"
 }

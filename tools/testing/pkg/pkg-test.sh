@@ -24,7 +24,11 @@
 #   walk-debian12  the README quick start, run as written by a sudo user
 #   walk-debian11  (the README's "walk:" blocks for that system), as far as
 #                  a machine without CMN hardware goes: the steps marked
-#                  expect=nohw must fail for want of the CMN-600
+#                  expect=nohw must fail for want of the CMN-600; before
+#                  the purge, cmn-hnf switch --persistent --root / both
+#                  ways (not in the README), and the purge must remove
+#                  its file. apt's downloads are kept across runs in
+#                  $CACHE/pkg/archives/<suite> (apt_archives)
 #
 # The walks pretend that the system runs Debian's own kernel (a uname
 # wrapper reports the release of the installed linux-image-amd64, since the
@@ -134,7 +138,7 @@ t_dkms() {
 	# host path the unpacked tree refers to
 	cp -a "$GUEST/$KARM/image/lib/modules/$KARM" "$F/lib/modules/"
 	ln -sfn "$kd" "$F/lib/modules/$KARM/build"
-	BINDS=(-b "$DEB:/debs" -b "$HDR:$HDR")
+	BINDS=(-b "$DEB:/debs" -b "$HDR:$HDR" -b "$(apt_archives bookworm):/var/cache/apt/archives")
 
 	note "setup: the kernels' headers, DKMS (with openssl, to make its signing key), file, and the
 # arm64 cross compiler Debian's arm64 headers call"
@@ -271,35 +275,11 @@ t_dkms() {
 	else
 		fail dkms/make-dkms-install "dkms-install exited $rc3, dkms-uninstall $rc4; status '$(echo "$st2" | tr '\n' ';')'; left: $left"
 	fi
+	in_chroot "$F" "${BINDS[@]}" -- apt-get autoclean -qq > /dev/null 2>&1 || true
 	rm -rf "$F"
 }
 
 # ---- the README walks ----
-
-# walk_steps DISTRO: the README's blocks for DISTRO, one command per line:
-# "<block>\t<expect>\t<command>" (backslash continuations joined)
-walk_steps() {
-	awk -v d="$1" '
-		/^<!-- walk:/ {
-			on = 0; ex = "ok"
-			for (i = 3; i <= NF; i++) {
-				if ($i == d) on = 1
-				if ($i ~ /^expect=/) ex = substr($i, 8)
-			}
-			if (on) { want = 1; blk++ }
-			next
-		}
-		want && /^```/ && !inblk { inblk = 1; next }
-		inblk && /^```/ { inblk = 0; want = 0; next }
-		inblk {
-			line = $0
-			if (cont != "") { line = cont " " line; cont = "" }
-			if (line ~ /\\$/) { cont = substr(line, 1, length(line) - 1); next }
-			sub(/^[ \t]+/, "", line)
-			if (line == "" || line ~ /^#/) next
-			printf "%d\t%s\t%s\n", blk, ex, line
-		}' "$REPO/README.md"
-}
 
 t_walk() {
 	local distro=$1 suite F LOG=$W/walk-$1.txt steps blk exp cmd rc
@@ -321,10 +301,11 @@ t_walk() {
 	F=$(pkg_fresh "walk-$distro" "$BASE")
 	# the kernel linux-image-amd64 brings: the oldest series installed
 	kver=$(cd "$F/lib/modules" && ls | sort -V | head -n 1)
-	BINDS=()
+	BINDS=(-b "$(apt_archives "$suite"):/var/cache/apt/archives")
 	note "setup (not in the README): a sudo user 'admin' holding the source tree in ~/arm_cmn_hnf;
-# uname -r says $kver (the container runs on the host's kernel); apt answers yes;
-# CMN_HNF_DKMS_ARCH='.*' lets DKMS build on amd64"
+# uname -r says $kver (the container runs on the host's kernel); apt answers yes and keeps
+# the .debs it downloads (in a cache kept across runs); CMN_HNF_DKMS_ARCH='.*' lets DKMS
+# build on amd64"
 	cat > "$F/usr/local/bin/uname" <<-EOF
 	#!/bin/sh
 	# the walk's stand-in: the release of the installed Debian kernel
@@ -334,7 +315,8 @@ t_walk() {
 	esac
 	EOF
 	chmod 755 "$F/usr/local/bin/uname"
-	echo 'APT::Get::Assume-Yes "true";' > "$F/etc/apt/apt.conf.d/90walk-assume-yes"
+	printf '%s\n' 'APT::Get::Assume-Yes "true";' \
+		'Binary::apt::APT::Keep-Downloaded-Packages "true";' > "$F/etc/apt/apt.conf.d/90walk"
 	printf '%s\n' 'admin ALL=(ALL) NOPASSWD: ALL' \
 		'Defaults env_keep += "CMN_HNF_DKMS_ARCH"' > "$F/etc/sudoers.d/walk"
 	chmod 440 "$F/etc/sudoers.d/walk"
@@ -349,9 +331,15 @@ t_walk() {
 
 	# one shell per command, in the directory the previous one ended in
 	# (a "cd" carries over, as in a terminal)
+	local switched=0
 	while IFS=$'\t' read -r blk exp cmd; do
 		if [ "$blk" != "$prev" ]; then
 			[ $prev = 0 ] || walk_block_result
+			# before the packages go: the files of the switch
+			if [ $switched = 0 ] && [[ $cmd == *"apt purge"* ]]; then
+				walk_switch_root
+				switched=1
+			fi
 			prev=$blk bfail=0 bwhy=
 			note "README block $blk (expect: $exp)"
 		fi
@@ -380,7 +368,9 @@ t_walk() {
 	walk_block_result
 
 	# "dkms status must say installed for the running kernel"
-	if grep -qE "^arm_cmn_hnf/[^,]*, $kver, [^:]*: installed" "$LOG"; then
+	# (DKMS 3 prints "arm_cmn_hnf/0.1, <kernel>, ...", DKMS 2.8 of Debian 11
+	# "arm_cmn_hnf, 0.1, <kernel>, ...")
+	if grep -qE "^arm_cmn_hnf(/|, )[^,]*, $kver, [^:]*: installed" "$LOG"; then
 		pass "walk-$distro/dkms-installed-for-running-kernel"
 	else
 		fail "walk-$distro/dkms-installed-for-running-kernel" "no 'installed' line for $kver in dkms status"
@@ -404,7 +394,33 @@ t_walk() {
 		fail "walk-$distro/clean-after-purge" "left: $left"
 	fi
 	echo "# $nsteps README commands" >> "$LOG"
+	in_chroot "$F" "${BINDS[@]}" -- apt-get autoclean -qq > /dev/null 2>&1 || true
 	rm -rf "$F"
+}
+
+# walk_switch_root: not in the README (the switch needs a CMN-600 to change
+# the running system): cmn-hnf switch --persistent --root / in the walked
+# system, hnf then arm_cmn (the rollback) then hnf again, so that the purge
+# that follows must remove the file
+walk_switch_root() {
+	local conf=$F/etc/modprobe.d/arm_cmn_hnf.conf rc=0 bad=
+	note "not in the README: the switch's files without a live change, --persistent --root /
+# (modprobe.d file, initramfs update): to arm_cmn_hnf, back to arm_cmn, and to arm_cmn_hnf
+# again, so that the purge below must remove the file"
+	cx "$F" "$LOG" -u admin "sudo cmn-hnf switch hnf --persistent --root / && cat /etc/modprobe.d/arm_cmn_hnf.conf" || rc=$?
+	[ $rc = 0 ] && grep -qx 'blacklist arm_cmn' "$conf" || bad="hnf (exit $rc)"
+	rc=0
+	cx "$F" "$LOG" -u admin "sudo cmn-hnf switch arm_cmn --persistent --root / && cat /etc/modprobe.d/arm_cmn_hnf.conf" || rc=$?
+	[ $rc = 0 ] && grep -qx 'blacklist arm_cmn_hnf' "$conf" && ! grep -qx 'blacklist arm_cmn' "$conf" ||
+		bad="$bad arm_cmn (exit $rc)"
+	rc=0
+	cx "$F" "$LOG" -u admin "sudo cmn-hnf switch hnf --persistent --root /" || rc=$?
+	[ $rc = 0 ] && grep -qx 'blacklist arm_cmn' "$conf" || bad="$bad hnf-again (exit $rc)"
+	if [ -z "$bad" ]; then
+		pass "walk-$distro/switch-persistent-root"
+	else
+		fail "walk-$distro/switch-persistent-root" "wrong /etc/modprobe.d/arm_cmn_hnf.conf after:$bad"
+	fi
 }
 
 walk_block_result() {

@@ -22,6 +22,12 @@
 #                               installs (and its copyright and changelog),
 #                               built for the right architecture
 #   pkg/lintian/<package>       lintian finds no error or warning
+#   pkg/install-tools           make install-tools DESTDIR= installs the tool,
+#                               its man pages, completion and unit; make
+#                               uninstall-tools DESTDIR= leaves no file
+#   pkg/readme-walk/<distro>    README.md's "walk:" blocks for Debian 12
+#                               and 11 (what make pkg-test runs) still hold
+#                               every step of the quick start
 #
 # The packages are left in $OUTD/pkg/deb for make pkg-test.
 # shellcheck source=../lib.sh
@@ -73,6 +79,44 @@ if [ -z "$out" ] && [ -n "$(ls "$S"/Documentation/ABI/testing/ 2>/dev/null)" ]; 
 else
 	fail abi/validate "get_abi.pl validate: $(echo "$out" | head -n 2 | tr '\n\t' '  ')"
 fi
+
+# make install-tools and make uninstall-tools of the source tree, into a
+# scratch root (the tool built above is reused: O=)
+rm -rf "$W/root"
+rc=0
+make -s -C "$S" install-tools DESTDIR="$W/root" O="$W/tool" > "$W/install-tools.log" 2>&1 || rc=$?
+inst=$(cd "$W/root" 2>/dev/null && find . ! -type d | sed 's|^\.||' | sort)
+lacks=
+for f in /usr/local/bin/cmn-hnf /usr/local/share/man/man1/cmn-hnf.1 \
+	'/usr/local/share/bash-completion/completions/cmn-hnf' \
+	'/usr/local/lib/systemd/system/cmn-hnf-prometheus.service'; do
+	echo "$inst" | grep -qx "$f" || lacks="$lacks $f"
+done
+make -s -C "$S" uninstall-tools DESTDIR="$W/root" O="$W/tool" >> "$W/install-tools.log" 2>&1 || rc=$?
+left=$(cd "$W/root" 2>/dev/null && find . ! -type d | sed 's|^\.||' | tr '\n' ' ')
+if [ $rc = 0 ] && [ -z "$lacks" ] && [ -z "$left" ]; then
+	pass install-tools
+else
+	fail install-tools "exit $rc; make install-tools did not install:${lacks:- -}; left after uninstall-tools: ${left:--}"
+fi
+
+# the README walks make pkg-test runs: every step of the quick start
+for d in debian12 debian11; do
+	steps=$(walk_steps "$d" | cut -f3)
+	lacks=
+	for want in 'apt install .*linux-headers-\$\(uname -r\).*linux-perf' '^make deb$' \
+		'apt install \./build/deb/arm-cmn-hnf-dkms_' 'dkms status' \
+		'cmn-hnf switch hnf --persistent' '^cmn-hnf check$' 'perf stat -e arm_cmn_hnf/' \
+		'cmn-hnf switch arm_cmn --persistent' 'apt purge arm-cmn-hnf-dkms cmn-hnf'; do
+		echo "$steps" | grep -qE "$want" || lacks="$lacks '$want'"
+	done
+	bad=$(walk_steps "$d" | cut -f2 | grep -vxE 'ok|nohw' | head -n 1 || true)
+	if [ -n "$steps" ] && [ -z "$lacks" ] && [ -z "$bad" ]; then
+		pass "readme-walk/$d"
+	else
+		fail "readme-walk/$d" "README.md's walk blocks for $d lack:${lacks:- -}${bad:+; unknown expect=$bad}"
+	fi
+done
 
 if out=$(shellcheck -s sh -S warning "$S"/debian/*.postinst "$S"/debian/*.postrm 2>&1); then
 	pass maintscripts
