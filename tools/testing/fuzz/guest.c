@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,16 +229,23 @@ static int g_instance_mesh(int inst)
 	return -1;
 }
 
-static int g_pmu_fill(struct g_pmu *p, const char *name)
+int g_pmu_type(const char *name)
 {
 	char path[256];
 	long long t;
 
-	g_strlcpy(p->name, name, sizeof(p->name));
 	snprintf(path, sizeof(path), G_PMUS "/%s/type", name);
-	if (g_read_int(path, &t))
+	if (g_read_int(path, &t) || t < 0 || t > INT_MAX)
 		return -1;
-	p->type = (int)t;
+	return (int)t;
+}
+
+static int g_pmu_fill(struct g_pmu *p, const char *name)
+{
+	g_strlcpy(p->name, name, sizeof(p->name));
+	p->type = g_pmu_type(name);
+	if (p->type < 0)
+		return -1;
 	p->cpu = g_pmu_cpu(name);
 	p->mesh = -1;
 	if (!strncmp(name, G_PREFIX, strlen(G_PREFIX)))

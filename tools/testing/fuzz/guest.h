@@ -85,6 +85,7 @@ struct g_pmu {
 
 int g_pmus(struct g_pmu *out, int max);
 int g_pmu_cpu(const char *name);
+int g_pmu_type(const char *name);	/* attr.type, or -1 */
 /* The arm_cmn_hnf PMUs, sorted by instance number */
 int g_hnf_pmus(struct g_pmu *out, int max);
 

@@ -26,30 +26,22 @@
 
 #include "guest.h"
 
-/* A number from a PMU's sysfs file; cpumask: its first CPU */
-static u64 sysfs_num(const char *pmu, const char *file)
-{
-	char path[256], buf[64];
-
-	snprintf(path, sizeof(path), G_PMUS "/%s/%s", pmu, file);
-	if (g_read_file(path, buf, sizeof(buf)) <= 0)
-		g_die("cannot read %s", path);
-	buf[strcspn(buf, ",-\n")] = '\0';
-	return g_num(buf);
-}
-
+/* One counting event of @pmu on the first CPU of its cpumask */
 static int open_event(const char *pmu, u64 config, u64 config1, u64 config2)
 {
 	struct perf_event_attr attr;
+	int type = g_pmu_type(pmu), cpu = g_pmu_cpu(pmu);
 
+	if (type < 0 || cpu < 0)
+		g_die("cannot read %s/%s/type and cpumask", G_PMUS, pmu);
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = (unsigned int)sysfs_num(pmu, "type");
+	attr.type = (unsigned int)type;
 	attr.config = config;
 	attr.config1 = config1;
 	attr.config2 = config2;
 	attr.disabled = 1;
-	return g_perf_open(&attr, -1, (int)sysfs_num(pmu, "cpumask"), -1, 0);
+	return g_perf_open(&attr, -1, cpu, -1, 0);
 }
 
 int main(int argc, char **argv)

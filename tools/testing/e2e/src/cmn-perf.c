@@ -94,12 +94,11 @@ static const char *const excl_names[] = {
 
 static int pmu_type(const char *name)
 {
-	char path[256], buf[64];
+	int t = g_pmu_type(name);
 
-	snprintf(path, sizeof(path), G_PMUS "/%s/type", name);
-	if (g_read_file(path, buf, sizeof(buf)) <= 0)
+	if (t < 0)
 		g_die("no PMU '%s'", name);
-	return (int)g_num(buf);
+	return t;
 }
 
 static void parse_ev(struct ev *e, const char *spec)
