@@ -127,7 +127,7 @@ static void skipped(const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->why, sizeof(c->why), fmt, ap);
 	va_end(ap);
-	g_note("%s skipped: %s", name, c->why);
+	g_note("%s: skip: %s", name, c->why);
 }
 
 static int report(void)
@@ -303,7 +303,7 @@ static int open_mesh_events(struct sev *ev, const struct g_pmu *p, int k,
 	if (!open_ev(&ev[n], p, G_CFG(e1, occ, 0, 0, G_TYPE_HNF), "all HN-Fs"))
 		n++;
 	if (node_with_room(t, 1, k, &node))
-		g_note("%s: every HN-F's XP has its %d DTM counters taken by the aggregated event: no one-HN-F event",
+		g_note("%s: no XP keeps one of its %d DTM counters free: no one-HN-F event",
 		       p->name, G_DTM_COUNTERS);
 	else if (!open_ev(&ev[n], p, G_CFG(e2, 0, 1, node, G_TYPE_HNF),
 			  "one HN-F"))
@@ -707,14 +707,16 @@ static int cmd_twoproc(void)
 	/* A's and B's aggregated events take two counters per HN-F of an XP */
 	busy = g_truth_xp_hnfs_max(tr[0]);
 	if (2 * busy > G_DTM_COUNTERS) {
-		skipped("exact", "an XP of %s has %d HN-Fs: two aggregated events need %d of its DTM's %d counters",
+		skipped("exact",
+			"%s: XP with %d HN-Fs: two all-HN-F events need %d DTM counters of %d",
 			p[0].name, busy, 2 * busy, G_DTM_COUNTERS);
 		skipped("close", "no two processes count at once (see exact)");
 		return report();
 	}
 	if (node_with_room(tr[0], 2, 0, &node)) {
-		skipped("exact", "every HN-F of %s shares its XP with another: two aggregated events and B's one-HN-F event need %d of its DTM's %d counters",
-			p[0].name, 2 * 2 + 1, G_DTM_COUNTERS);
+		skipped("exact",
+			"%s: no XP with a single HN-F: two all-HN-F events and one on an HN-F need 5 DTM counters of %d",
+			p[0].name, G_DTM_COUNTERS);
 		skipped("close", "no two processes count at once (see exact)");
 		return report();
 	}
