@@ -505,10 +505,14 @@ lc_armcmn_pred_good() {
 # local counter's own movement is counted:
 #   count = TRUTH - 65536 * floor((L0 + TRUTH) / 65536)   (mod 2^64)
 # where L0 (LC_ARMCMN_L0) is the local counter's value when the event was
-# added (lc_dtm_counter before the run).
+# added (lc_dtm_counter before the run). When the local counter ends below
+# L0 that count is "negative", just under 2^64, and perf stat prints it
+# through a double (count * .scale, "%.0f"; tools/perf/util/stat-display.c),
+# so the value predicted is that double (cmn-perf u64 perf), as perf must
+# print it.
 lc_armcmn_pred_lost_carries() {
 	local __carries=$(( (LC_ARMCMN_L0 + $1) / 65536 ))
-	lc_u64 sub "$1" "$(lc_u64 mul "$__carries" 65536)"
+	lc_u64 perf "$(lc_u64 sub "$1" "$(lc_u64 mul "$__carries" 65536)")"
 }
 
 # lc_dtm_counter MESH X Y K: the 16-bit local counter K of the DTM of XP
