@@ -448,6 +448,54 @@ static void cmn_hnf_test_counter_overflow_short(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, total, (1ULL << 48) + 0x20);
 }
 
+/*
+ * A flag still set right after a baseline reports a wrap the baseline
+ * includes (its clear had not landed, or the wrap came between the clear
+ * and the reads): it adds nothing, once; later flags count as before.
+ */
+static void cmn_hnf_test_counter_flag_at_base(struct kunit *test)
+{
+	struct cmn_hnf_sample s = { .global = { 3, 0x7fff0000 }, .local = 0x40 };
+	struct cmn_hnf_acc acc;
+	bool short_sample;
+
+	/* DTC0 had just wrapped when the baseline was read */
+	cmn_hnf_acc_init(&acc, &s);
+	cmn_hnf_acc_flags_at_base(&acc, BIT(0));
+	s.global[0] += 2;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 2, &short_sample),
+			2ULL << 16);
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_acc_explained(&acc, BIT(0)));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_acc_explained(&acc, BIT(1)));
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(0)), 0ULL);
+	KUNIT_EXPECT_EQ(test, acc.unconfirmed[0], 0);
+	/* the same flag again (its clear still on its way) is a period */
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_acc_explained(&acc, BIT(0)));
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(0)), 1ULL << 48);
+
+	/* a status read showed the flag clear: a later flag is a period */
+	cmn_hnf_acc_init(&acc, &s);
+	cmn_hnf_acc_flags_at_base(&acc, BIT(0) | BIT(1));
+	cmn_hnf_acc_flags_clear(&acc, BIT(0));
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 2, &short_sample), 0ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(0) | BIT(1)),
+			1ULL << 48);
+	KUNIT_EXPECT_EQ(test, acc.unconfirmed[0], 1);
+	KUNIT_EXPECT_EQ(test, acc.unconfirmed[1], 0);
+
+	/* set at the baseline, then a wrap a read sees: one flag, no period */
+	cmn_hnf_acc_init(&acc, &s);
+	cmn_hnf_acc_flags_at_base(&acc, BIT(1));
+	s.global[1] = 0xffffffff;
+	cmn_hnf_acc_update(&acc, &s, 2, &short_sample);
+	s.global[1] = 1;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, &s, 2, &short_sample),
+			2ULL << 16);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_overflow(&acc, BIT(1)), 0ULL);
+	KUNIT_EXPECT_EQ(test, acc.wrapped, 0);
+	KUNIT_EXPECT_EQ(test, acc.at_base, 0);
+}
+
 /* The cycles event: reads, flags, confirmation and storms */
 static void cmn_hnf_test_counter_cycles_overflow(struct kunit *test)
 {
@@ -468,6 +516,12 @@ static void cmn_hnf_test_counter_cycles_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_overflow(&cyc), top);
 	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_revoke(&cyc), 2 * top);
 	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_revoke(&cyc), 0ULL);
+	/* a flag set at the baseline adds nothing, once */
+	cmn_hnf_cyc_init(&cyc, 6);
+	cyc.at_base = true;
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_update(&cyc, 9), 3ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_overflow(&cyc), 0ULL);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_cyc_overflow(&cyc), top);
 }
 
 /*
@@ -705,6 +759,7 @@ static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE_PARAM(cmn_hnf_test_counter_wrap_delta, wrap_gen_params),
 	KUNIT_CASE(cmn_hnf_test_counter_overflow),
 	KUNIT_CASE(cmn_hnf_test_counter_overflow_short),
+	KUNIT_CASE(cmn_hnf_test_counter_flag_at_base),
 	KUNIT_CASE(cmn_hnf_test_counter_cycles_overflow),
 	KUNIT_CASE(cmn_hnf_test_counter_interrupt_only),
 	KUNIT_CASE(cmn_hnf_test_counter_local),

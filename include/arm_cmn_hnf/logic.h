@@ -321,7 +321,14 @@ void cmn_hnf_free(struct cmn_hnf_alloc_state *state,
  * the storm window, see cmn_hnf_storm_note()): a flag that does not clear
  * would add one per interrupt, and the storm that detects it takes them
  * back (cmn_hnf_acc_revoke()). Each flag is cleared before a baseline is
- * read, so no flag reports a wrap from before the baseline.
+ * read, so no flag reports a wrap from before the baseline, but a flag can
+ * still be seen set after the baseline for a wrap it includes: one that
+ * came between the clear and the reads, or one whose write-one-to-clear
+ * had not landed yet when its pending interrupt ran. So the flags are read
+ * once more after the baseline: one set then (cmn_hnf_acc.at_base) adds no
+ * period when the handler finds it without a read that saw the wrap; a
+ * wrap after the baseline is seen by that read (the counter went below
+ * the baseline). A status read that shows the flag clear ends that.
  */
 struct cmn_hnf_sample {
 	u32 global[CMN_HNF_MAX_DTCS];
@@ -337,12 +344,15 @@ struct cmn_hnf_sample {
  *		no overflow flag has claimed that wrap yet
  * @unconfirmed: per DTC: whole periods added on an overflow flag alone and
  *		not yet confirmed
+ * @at_base:	bit d: DTC d's flag was set when read right after the
+ *		baseline, and no status read has shown it clear since
  */
 struct cmn_hnf_acc {
 	struct cmn_hnf_sample last;
 	u64 carries;
 	u64 high;
 	u8 wrapped;
+	u8 at_base;
 	u16 unconfirmed[CMN_HNF_MAX_DTCS];
 };
 
@@ -381,10 +391,21 @@ void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base
 u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
 		       unsigned int num_dtcs, bool *short_sample);
 
+/* The flags of @dtcs were set when read right after the baseline */
+void cmn_hnf_acc_flags_at_base(struct cmn_hnf_acc *acc, u8 dtcs);
+/* A status read showed the flags of @dtcs clear */
+void cmn_hnf_acc_flags_clear(struct cmn_hnf_acc *acc, u8 dtcs);
+/*
+ * Whether the flags of @dtcs report wraps known already, read after the
+ * last cmn_hnf_acc_update(): one that update saw, or one at the baseline
+ */
+bool cmn_hnf_acc_explained(const struct cmn_hnf_acc *acc, u8 dtcs);
+
 /*
  * The overflow flags of the event's global counter on the DTCs in @dtcs
  * were set, read before the last cmn_hnf_acc_update(): returns the events
- * to add (a whole period, 2^48, for each flag no read explains).
+ * to add (a whole period, 2^48, for each flag that reports neither a wrap
+ * a read saw nor one at the baseline).
  */
 u64 cmn_hnf_acc_overflow(struct cmn_hnf_acc *acc, u8 dtcs);
 /* The periods added on flags of @dtcs stand */
@@ -454,10 +475,13 @@ u64 cmn_hnf_local_missed(struct cmn_hnf_local_rate *r, u64 seen, u64 cycles,
  * @prev:	the cycle counter at the last read
  * @wrapped:	a read saw it go through zero, no flag has claimed that yet
  * @unconfirmed: whole periods (2^40) added on the overflow flag alone
+ * @at_base:	the flag was set when read right after the baseline, and no
+ *		status read has shown it clear since (as cmn_hnf_acc.at_base)
  */
 struct cmn_hnf_cyc {
 	u64 prev;
 	bool wrapped;
+	bool at_base;
 	u16 unconfirmed;
 };
 

@@ -279,7 +279,8 @@ u32 cmn_hnf_hw_ovf_status(struct cmn_hnf *cmn, unsigned int dtc)
 /*
  * Write-one-to-clear. Relaxed: the counters it is about were read before,
  * in program order, and a clear that lands late can only bring the handler
- * back once more to an empty status (IRQ_NONE).
+ * back once more, to an empty status (IRQ_NONE) or to a flag a baseline
+ * noted (pmu.c, cmn_hnf_baseline()).
  */
 void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int dtc, u32 bits)
 {

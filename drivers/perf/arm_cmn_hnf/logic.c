@@ -974,6 +974,24 @@ u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_update);
 
+void cmn_hnf_acc_flags_at_base(struct cmn_hnf_acc *acc, u8 dtcs)
+{
+	acc->at_base = dtcs;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_flags_at_base);
+
+void cmn_hnf_acc_flags_clear(struct cmn_hnf_acc *acc, u8 dtcs)
+{
+	acc->at_base &= ~dtcs;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_flags_clear);
+
+bool cmn_hnf_acc_explained(const struct cmn_hnf_acc *acc, u8 dtcs)
+{
+	return (acc->wrapped | acc->at_base) & dtcs;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_explained);
+
 u64 cmn_hnf_acc_overflow(struct cmn_hnf_acc *acc, u8 dtcs)
 {
 	unsigned int d;
@@ -982,8 +1000,15 @@ u64 cmn_hnf_acc_overflow(struct cmn_hnf_acc *acc, u8 dtcs)
 	for (d = 0; d < CMN_HNF_MAX_DTCS; d++) {
 		if (!(dtcs & BIT(d)))
 			continue;
+		/* each flag is accounted once: this one is cleared next */
 		if (acc->wrapped & BIT(d)) {
 			acc->wrapped &= ~BIT(d);
+			acc->at_base &= ~BIT(d);
+			continue;
+		}
+		/* the wrap it reports is in the baseline */
+		if (acc->at_base & BIT(d)) {
+			acc->at_base &= ~BIT(d);
 			continue;
 		}
 		acc->carries += 1ULL << CMN_DT_PMEVCNT_WIDTH;
@@ -1092,6 +1117,7 @@ void cmn_hnf_cyc_init(struct cmn_hnf_cyc *cyc, u64 base)
 {
 	cyc->prev = base;
 	cyc->wrapped = false;
+	cyc->at_base = false;
 	cyc->unconfirmed = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cyc_init);
@@ -1110,11 +1136,16 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_cyc_update);
 
 u64 cmn_hnf_cyc_overflow(struct cmn_hnf_cyc *cyc)
 {
-	/* the last read has prev == cur: a flag no read explains is a period */
+	/*
+	 * The last read has prev == cur: a flag that reports neither a wrap
+	 * a read saw nor one at the baseline is a period
+	 */
+	bool ovf = !cyc->wrapped && !cyc->at_base;
 	u64 delta = cmn_hnf_wrap_delta(cyc->prev, cyc->prev,
-				       CMN_DT_PMCCNTR_WIDTH, !cyc->wrapped);
+				       CMN_DT_PMCCNTR_WIDTH, ovf);
 
 	cyc->wrapped = false;
+	cyc->at_base = false;
 	if (delta)
 		cyc->unconfirmed++;
 	return delta;

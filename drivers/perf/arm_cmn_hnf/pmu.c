@@ -302,10 +302,26 @@ static void cmn_hnf_forget_overflow(struct cmn_hnf *cmn, u32 bit)
 	}
 }
 
+/* The DTCs whose overflow flag @bit is set now */
+static u8 cmn_hnf_ovf_flagged(struct cmn_hnf *cmn, u32 bit)
+{
+	unsigned int d;
+	u8 dtcs = 0;
+
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		if (cmn_hnf_hw_ovf_status(cmn, d) & bit)
+			dtcs |= BIT(d);
+	return dtcs;
+}
+
 /*
  * Where the next update counts from; taken while the event counts nothing.
  * The event's overflow flags are cleared first (in program order, before
- * the reads): a flag reports a wrap after the baseline, never one before.
+ * the reads), so that a flag reports a wrap after the baseline. One can
+ * still be found set after the reads, for a wrap in the baseline: one
+ * between the clear and the reads, or one whose clear has not landed yet
+ * while its interrupt waits for this CPU. The flags read after the
+ * baseline (logic.h, "Overflow flags") tell the handler so.
  */
 static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 {
@@ -319,6 +335,8 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 		cmn_hnf_hw_ovf_clear(cmn, 0, CMN_DT_PMOVSR_CYCLES);
 		cmn->ovf_clearing[0] |= CMN_DT_PMOVSR_CYCLES;
 		cmn_hnf_cyc_init(&cmn->cyc, cmn_hnf_hw_read_cycles(cmn));
+		cmn->cyc.at_base = !!(cmn_hnf_hw_ovf_status(cmn, 0) &
+				      CMN_DT_PMOVSR_CYCLES);
 	} else if (cmn_hnf_idx_local(idx)) {
 		l = cmn_hnf_local_of(cmn, idx);
 		/* the span starts no later than the counter's baseline */
@@ -331,6 +349,8 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 		cmn_hnf_forget_overflow(cmn, BIT(idx));
 		cmn_hnf_hw_sample_global(cmn, &cmn->ctr[idx], &s);
 		cmn_hnf_acc_init(&cmn->ctr[idx].acc, &s);
+		cmn_hnf_acc_flags_at_base(&cmn->ctr[idx].acc,
+					  cmn_hnf_ovf_flagged(cmn, BIT(idx)));
 	}
 	local_irq_restore(flags);
 }
@@ -507,11 +527,50 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 	event->hw.state = 0;
 }
 
+/* The overflow flags of @event's counter that are set now (DTC bits) */
+static u8 cmn_hnf_event_flagged(struct cmn_hnf *cmn, int idx)
+{
+	if (idx == CMN_HNF_IDX_CYCLES)
+		return cmn_hnf_ovf_flagged(cmn, CMN_DT_PMOVSR_CYCLES) & BIT(0);
+	return cmn_hnf_ovf_flagged(cmn, BIT(idx));
+}
+
+/*
+ * The last read of a stopping event, just made, cannot see a whole period
+ * that its counter went round since the read before: only the flag, read
+ * before it (@dtcs), tells, and the handler ignores a stopped event. So
+ * the flags are accounted here, as the handler would, and cleared.
+ */
+static void cmn_hnf_stop_flags(struct cmn_hnf *cmn, struct perf_event *event,
+			       u8 dtcs)
+{
+	int idx = event->hw.idx;
+	struct cmn_hnf_acc *acc;
+	u64 delta;
+
+	if (!dtcs)
+		return;
+	if (idx == CMN_HNF_IDX_CYCLES) {
+		delta = cmn_hnf_cyc_overflow(&cmn->cyc);
+		cmn_hnf_cyc_confirm(&cmn->cyc);
+		cmn_hnf_hw_ovf_clear(cmn, 0, CMN_DT_PMOVSR_CYCLES);
+		cmn->ovf_clearing[0] |= CMN_DT_PMOVSR_CYCLES;
+	} else {
+		acc = &cmn->ctr[idx].acc;
+		delta = cmn_hnf_acc_overflow(acc, dtcs);
+		cmn_hnf_acc_confirm(acc, dtcs);
+		cmn_hnf_forget_overflow(cmn, BIT(idx));
+	}
+	local64_add(delta, &event->count);
+}
+
 static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	int idx = event->hw.idx;
 	struct cmn_hnf_local *l;
+	unsigned long irqflags;
+	u8 dtcs = 0;
 
 	if (cmn_hnf_stopped(event))
 		return;
@@ -521,7 +580,12 @@ static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 	 * off it, which stops the counting. start() then writes no slot that
 	 * already holds the event.
 	 */
+	local_irq_save(irqflags);
+	if (!cmn_hnf_idx_local(idx))
+		dtcs = cmn_hnf_event_flagged(cmn, idx);
 	cmn_hnf_update(cmn, event);
+	cmn_hnf_stop_flags(cmn, event, dtcs);
+	local_irq_restore(irqflags);
 	if (cmn_hnf_idx_local(idx)) {
 		l = cmn_hnf_local_of(cmn, idx);
 		if (l->width == 32)
@@ -862,8 +926,33 @@ static bool cmn_hnf_ovf_read(struct cmn_hnf *cmn, unsigned int g, u8 dtcs)
 		return false;
 	cmn_hnf_update(cmn, event);
 	if (g == CMN_HNF_IDX_CYCLES)
-		return cmn->cyc.wrapped;
-	return cmn->ctr[g].acc.wrapped & dtcs;
+		return cmn->cyc.wrapped || cmn->cyc.at_base;
+	return cmn_hnf_acc_explained(&cmn->ctr[g].acc, dtcs);
+}
+
+/*
+ * The owners' flags this pass found clear on @line's DTCs: a flag set
+ * at a baseline is gone, and one set later reports a wrap after it.
+ */
+static void cmn_hnf_ovf_seen_clear(struct cmn_hnf *cmn,
+				   const struct cmn_hnf_irq *line,
+				   const u32 *status)
+{
+	unsigned int d, g;
+	u8 clear;
+
+	for (g = 0; g < CMN_HNF_DTC_COUNTERS; g++) {
+		if (!cmn->ctr[g].event)
+			continue;
+		clear = 0;
+		for (d = 0; d < cmn->topo->num_dtcs; d++)
+			if ((line->dtc_mask & BIT(d)) && !(status[d] & BIT(g)))
+				clear |= BIT(d);
+		cmn_hnf_acc_flags_clear(&cmn->ctr[g].acc, clear);
+	}
+	if (cmn->ctr[CMN_HNF_IDX_CYCLES].event && (line->dtc_mask & BIT(0)) &&
+	    !(status[0] & CMN_DT_PMOVSR_CYCLES))
+		cmn->cyc.at_base = false;
 }
 
 /* Each flag of @dtcs reports one wrap: count those no read has counted */
@@ -979,6 +1068,7 @@ irqreturn_t cmn_hnf_irq_handler(int irq, void *dev_id)
 		stray |= status[d] & ~cmn->ovf_clearing[d];
 		cmn->ovf_clearing[d] = 0;
 	}
+	cmn_hnf_ovf_seen_clear(cmn, line, status);
 	if (!pending)
 		return IRQ_NONE;
 	WARN_ON_ONCE(cmn_hnf_ovf_stray(cmn, stray));
