@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# meshes: default
+# timeout: 240
+# results: 9
+#
+# A new baseline taken while an overflow flag of the event's counter is
+# still set, its interrupt not handled yet: the flag reports a wrap the
+# baseline already includes. The model's clock runs free and fast (each
+# event's global counter goes round every ~10 ms) while six events share
+# the four event slots of every HN-F: perf rotates them every millisecond
+# from its hrtimer, deleting and adding every event inside one
+# perf_pmu_disable() section, where the model catches its clock up, often
+# across a wrap, and raises an interrupt that waits until interrupts are
+# back on. Each event counts a source of its own, so what the model's
+# hardware counted of it (mesh0/counted) is exactly what it must count.
+#   rebase/wraps        many overflow interrupts meanwhile (not void)
+#   rebase/rotated      every event ran part of the time and none all of it
+#   rebase/exact/<id>   event <id> counted exactly what the model counted of
+#                       it; a handler that adds a period for such a flag
+#                       counts 2^48 (one global counter with its DTM
+#                       carries) too many each time
+. /e2e/lib.sh
+. /e2e/lib-counts.sh
+
+P=$(lc_pmu 0)
+SECS=${REBASE_SECS:-8}
+IDS="1 2 3 4 5 6"
+
+check model_load model_load || finish
+if ! { modprobe arm_cmn_hnf && lc_pmu_wait "$P"; }; then
+	fail rebase/wraps "no $P"
+	finish
+fi
+lc_set_rates 0
+evs=
+for id in $IDS; do
+	lc_rate 0 "node=* event=$id rate=400000000"
+	evs="$evs $P:$id"
+done
+echo 20000 > "$LC_M/freq_mhz"
+irqs() { awk '{ s += $2 } END { print s + 0 }' "$LC_M/mesh0/irqs"; }
+
+i0=$(irqs)
+cp "$LC_M/mesh0/counted" "$LC_TMP/counted0"
+# shellcheck disable=SC2086 # one word per event
+cmn-perf run $evs -- \
+	"echo 'free constant' > $LC_M/clock; sleep $SECS; echo manual > $LC_M/clock" \
+	> "$LC_TMP/run.out" 2>&1
+cp "$LC_M/mesh0/counted" "$LC_TMP/counted1"
+i1=$(irqs)
+note "overflow interrupts $i0 -> $i1; counts: $(tr '\n' ';' < "$LC_TMP/run.out")"
+
+check_range rebase/wraps $((i1 - i0)) 50 1000000000
+# "<count> <enabled> <running>" per event: rotated, none always on
+rot=$(awk 'NF == 3 && $3 > 0 && $3 < $2 { n++ } END { print n + 0 }' "$LC_TMP/run.out")
+check_eq rebase/rotated "$rot" 6
+n=1
+for id in $IDS; do
+	got=$(sed -n "${n}p" "$LC_TMP/run.out" | cut -d' ' -f1)
+	c0=$(lc_truth -f "$LC_TMP/counted0" "$id")
+	c1=$(lc_truth -f "$LC_TMP/counted1" "$id")
+	want=$(lc_u64 sub "$c1" "$c0")
+	if [ "$want" = 0 ]; then
+		fail "rebase/exact/$id" "nothing counted: void"
+	elif ! check_eq "rebase/exact/$id" "$got" "$want" && is_uint "$got"; then
+		note "difference $(lc_u64 sub "$got" "$want") (2^48 = 281474976710656)"
+	fi
+	n=$((n + 1))
+done
+rmmod arm_cmn_hnf
+finish
