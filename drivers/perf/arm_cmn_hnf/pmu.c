@@ -527,19 +527,33 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 	event->hw.state = 0;
 }
 
-/* The overflow flags of @event's counter that are set now (DTC bits) */
+/*
+ * The overflow flags of @event's counter that are set now (DTC bits), on
+ * the DTCs whose line is in service: a polled line's flag did not clear
+ * (cmn_hnf_line_stormed()) or has no handler, and the poll reads every
+ * counter well within its period.
+ */
 static u8 cmn_hnf_event_flagged(struct cmn_hnf *cmn, int idx)
 {
+	u8 live = 0, dtcs;
+	unsigned int i;
+
+	for (i = 0; i < cmn->num_irqs; i++)
+		if (!cmn->irqs[i].polled)
+			live |= cmn->irqs[i].dtc_mask;
 	if (idx == CMN_HNF_IDX_CYCLES)
-		return cmn_hnf_ovf_flagged(cmn, CMN_DT_PMOVSR_CYCLES) & BIT(0);
-	return cmn_hnf_ovf_flagged(cmn, BIT(idx));
+		dtcs = cmn_hnf_ovf_flagged(cmn, CMN_DT_PMOVSR_CYCLES) & BIT(0);
+	else
+		dtcs = cmn_hnf_ovf_flagged(cmn, BIT(idx));
+	return dtcs & live;
 }
 
 /*
  * The last read of a stopping event, just made, cannot see a whole period
  * that its counter went round since the read before: only the flag, read
  * before it (@dtcs), tells, and the handler ignores a stopped event. So
- * the flags are accounted here, as the handler would, and cleared.
+ * the flags are accounted here, as the handler would (a period on a flag
+ * alone stays unconfirmed), and cleared.
  */
 static void cmn_hnf_stop_flags(struct cmn_hnf *cmn, struct perf_event *event,
 			       u8 dtcs)
@@ -552,13 +566,11 @@ static void cmn_hnf_stop_flags(struct cmn_hnf *cmn, struct perf_event *event,
 		return;
 	if (idx == CMN_HNF_IDX_CYCLES) {
 		delta = cmn_hnf_cyc_overflow(&cmn->cyc);
-		cmn_hnf_cyc_confirm(&cmn->cyc);
 		cmn_hnf_hw_ovf_clear(cmn, 0, CMN_DT_PMOVSR_CYCLES);
 		cmn->ovf_clearing[0] |= CMN_DT_PMOVSR_CYCLES;
 	} else {
 		acc = &cmn->ctr[idx].acc;
 		delta = cmn_hnf_acc_overflow(acc, dtcs);
-		cmn_hnf_acc_confirm(acc, dtcs);
 		cmn_hnf_forget_overflow(cmn, BIT(idx));
 	}
 	local64_add(delta, &event->count);
