@@ -19,7 +19,8 @@
 # asserts a value: a figure that cannot be measured is "n/a" with a note.
 # Knobs (from /etc/cmn/bench.conf, written by bench.sh): BENCH_N,
 # BENCH_RUNS, BENCH_ROUNDS, BENCH_LOADS, BENCH_SECS, BENCH_ROT_SECS,
-# BENCH_ROT_MS, BENCH_MUX_MS, BENCH_DUTY_TERMS, BENCH_STAT_SECS.
+# BENCH_ROT_MS, BENCH_MUX_MS, BENCH_DUTY_TERMS, BENCH_STAT_SECS, BENCH_ONLY
+# (read: only the read figures, times and register accesses).
 # What is measured comes from /bench (built by bench.sh from the tree
 # being measured), not from the base initramfs.
 PATH=/bench/bin:$PATH
@@ -41,6 +42,7 @@ ROT_MS=${BENCH_ROT_MS:-10}
 MUX_MS=${BENCH_MUX_MS:-100}
 STAT_SECS=${BENCH_STAT_SECS:-10}
 DUTY_TERMS=${BENCH_DUTY_TERMS:-}
+ONLY=${BENCH_ONLY:-}
 OURS_KO=/bench/arm_cmn_hnf.ko
 COUNT_KO=/bench/arm_cmn_hnf_count.ko
 ACC=/sys/kernel/debug/arm_cmn_hnf/mmio_accesses
@@ -587,7 +589,7 @@ info duty-terms "${DUTY_TERMS:--}"
 
 # The interval overhead needs the tool's event list, which needs our PMU:
 # load it once first just for that.
-if loaded ours; then
+if [ "$ONLY" != read ] && loaded ours; then
 	stat_events
 	unloaded ours
 fi
@@ -595,6 +597,7 @@ fi
 ok_armcmn=1
 ok_ours=1
 for d in armcmn ours; do
+	[ "$ONLY" = read ] && break
 	if probe_mem "$d"; then
 		unloaded "$d"
 	else
@@ -606,18 +609,22 @@ done
 ROUND=0
 while [ $ROUND -lt "$ROUNDS" ]; do
 	ROUND=$((ROUND + 1))
-	base=$(kv busy_ms_per_s "$(cmn-bench -s "$STAT_SECS" cpu 2>&1)")
-	info "idle-ms-per-s-round$ROUND $base"
+	[ "$ONLY" = read ] ||
+		base=$(kv busy_ms_per_s "$(cmn-bench -s "$STAT_SECS" cpu 2>&1)")
+	[ "$ONLY" = read ] || info "idle-ms-per-s-round$ROUND $base"
 	for d in armcmn ours; do
 		loaded "$d" || { eval "ok_$d=0"; continue; }
 		timings "$d"
-		rotation "$d"
-		stat_overhead "$d" "$base"
+		if [ "$ONLY" != read ]; then
+			rotation "$d"
+			stat_overhead "$d" "$base"
+		fi
 		unloaded "$d"
 	done
 done
 
 for d in armcmn ours; do
+	[ "$ONLY" = read ] && break
 	if loaded "$d"; then
 		mux "$d"
 		duty "$d"
