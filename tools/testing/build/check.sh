@@ -17,13 +17,14 @@
 #   e2e-debug-lean-<fw>  KERNEL=debug (the self-built KASAN/lockdep/kmemleak
 #                        6.12 of make kunit), FW in {dt, acpi}: the scripts
 #                        in which the debug kernel's checkers find what
-#                        Debian's kernels cannot (CHECK_DEBUG_LEAN_TESTS:
-#                        probe and unload cycles, the perf glue and its
-#                        errnos, CPU hotplug, interrupts and their faults,
-#                        races; with DT also CHECK_DEBUG_LEAN_TESTS_DT: the
-#                        PMU fuzzer, which then runs here instead of on
-#                        6.12, and hotplug with two meshes) on the default
-#                        mesh (DT: and two-mesh), each boot ending with an
+#                        Debian's kernels cannot: on both firmwares
+#                        CHECK_DEBUG_LEAN_TESTS (probe, load and unload
+#                        cycles, interrupt faults), with DT also
+#                        CHECK_DEBUG_LEAN_TESTS_DT (CPU hotplug, the perf
+#                        glue's errnos, races, interrupts, the PMU fuzzer,
+#                        which then runs here instead of on 6.12, hotplug
+#                        with two meshes), on the default mesh (DT: and
+#                        two-mesh), each boot ending with an
 #                        empty kmemleak scan. A default stage; measured cost
 #                        in Documentation/testing.rst, "The debug kernel"
 #   e2e-debug-<fw>       the same kernel, every guest script on the meshes
@@ -79,8 +80,10 @@ STAGES=${CHECK_STAGES:-lint harness tools pkg kunit kunit-7.2 e2e e2e-debug-lean
 # errors, CPU hotplug, interrupts and their faults, races, the fuzzer
 LEAN_MESHES=${CHECK_DEBUG_LEAN_MESHES:-default}
 LEAN_MESHES_DT=two-mesh
-LEAN_TESTS=${CHECK_DEBUG_LEAN_TESTS:-00-smoke 33-hnf-hotplug 34-hnf-module 35-hnf-errno 41-hnf-race 42-hnf-irq 44-hnf-irq-faults 61-abuse-lifecycle}
-LEAN_TESTS_DT=${CHECK_DEBUG_LEAN_TESTS_DT:-60-abuse-fuzz 62-abuse-hotplug}
+# on both firmwares what depends on them (probe, interrupts from the
+# firmware, unload); the rest, and what needs two meshes, with DT only
+LEAN_TESTS=${CHECK_DEBUG_LEAN_TESTS:-00-smoke 34-hnf-module 44-hnf-irq-faults 61-abuse-lifecycle}
+LEAN_TESTS_DT=${CHECK_DEBUG_LEAN_TESTS_DT:-33-hnf-hotplug 35-hnf-errno 41-hnf-race 42-hnf-irq 60-abuse-fuzz 62-abuse-hotplug}
 
 # commas WORD...: the words joined by commas
 commas() {
