@@ -330,11 +330,9 @@ static u32 global_val(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc, unsigned i
 
 /*
  * Would a counter whose overflow raises a new interrupt wrap within @c
- * cycles (@again false), or one whose overflow flag is set already wrap
- * again (@again true)? Monotonic in @c, so the first such cycle is found
- * by bisection.
+ * cycles? Monotonic in @c, so the first such cycle is found by bisection.
  */
-static bool irq_wrap_within(struct cmn600_rt_mesh *m, u64 c, bool again)
+static bool irq_wrap_within(struct cmn600_rt_mesh *m, u64 c)
 {
 	u64 sum[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL] = { };
 	unsigned int i, g;
@@ -347,7 +345,7 @@ static bool irq_wrap_within(struct cmn600_rt_mesh *m, u64 c, bool again)
 			continue;
 		ovs = cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
 		cyc = cmrt_rd(m, dtc->off + CMN600M_DTC_PMCCNTR) & CMRT_CYCLES_MASK;
-		if (!(ovs & CMN600M_PMOVSR_CYCLES) == !again && c > CMRT_CYCLES_MASK - cyc)
+		if (!(ovs & CMN600M_PMOVSR_CYCLES) && c > CMRT_CYCLES_MASK - cyc)
 			return true;
 	}
 	for (i = 0; i < m->nr_ctrs; i++) {
@@ -368,7 +366,7 @@ static bool irq_wrap_within(struct cmn600_rt_mesh *m, u64 c, bool again)
 			continue;
 		ovs = cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
 		for (g = 0; g < CMN600M_DTC_NR_GLOBAL; g++)
-			if (!(ovs & BIT(g)) == !again && sum[i][g] &&
+			if (!(ovs & BIT(g)) && sum[i][g] &&
 			    sat_add(global_val(m, dtc, g), sum[i][g]) > U32_MAX)
 				return true;
 	}
@@ -379,12 +377,12 @@ static u64 chunk_len(struct cmn600_rt_mesh *m, u64 remaining)
 {
 	u64 lo = 1, hi = remaining;
 
-	if (!irq_wrap_within(m, remaining, false))
+	if (!irq_wrap_within(m, remaining))
 		return remaining;
 	while (lo < hi) {
 		u64 mid = lo + (hi - lo) / 2;
 
-		if (irq_wrap_within(m, mid, false))
+		if (irq_wrap_within(m, mid))
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -854,31 +852,21 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
  * driver has cleared the flag (it handles the interrupt as soon as the
  * hrtimer returns) or the limit of cmrt_watch_overflow() has passed.
  * Cycles not counted stay pending for the next tick.
- *
- * @settle: a catch-up right before perf reprograms or reads the counters
- * (or the truth is read). The pending cycles belong to the configuration
- * that was live during them, so they are counted now even while a flag
- * awaits the driver, as the hardware never stops counting: left pending,
- * they would count for the next configuration (after a multiplexing
- * rotation, for other events). Only a second wrap of a counter whose flag
- * is still set waits for the driver, as in a tick.
  */
-static void free_tick(struct cmn600_rt_mesh *m, u64 now, bool settle)
+static void free_tick(struct cmn600_rt_mesh *m, u64 now)
 {
 	u64 newbits[CMN600_MODEL_MAX_DTCS];
 	bool raised = false;
 	unsigned int i;
 
 	cmrt_service(m);
-	if (cmrt_watch_overflow(m, now) && !settle)
+	if (cmrt_watch_overflow(m, now))
 		return;
-	while (m->pending && (settle || !raised)) {
+	while (m->pending && !raised) {
 		u64 c;
 
 		cmrt_plan(m);
 		c = chunk_len(m, m->pending);
-		if (settle && irq_wrap_within(m, c, true))
-			break;
 		advance(m, c, newbits);
 		m->pending -= c;
 		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
@@ -887,7 +875,7 @@ static void free_tick(struct cmn600_rt_mesh *m, u64 now, bool settle)
 			cmrt_note_raised(m, i, newbits[i], now);
 			raised = true;
 		}
-		if (m->pending && (settle || !raised))
+		if (m->pending && !raised)
 			cmrt_service(m);
 	}
 }
@@ -923,7 +911,7 @@ static void catch_up_here(void)
 	list_for_each_entry(m, &running_clocks, clock_node) {
 		raw_spin_lock(&m->lock);
 		if (m->clock_on && observer_cpu(m) == cpu)
-			free_tick(m, cmrt_clock_elapsed(m), true);
+			free_tick(m, cmrt_clock_elapsed(m));
 		raw_spin_unlock(&m->lock);
 	}
 	raw_spin_unlock_irqrestore(&clocks_lock, flags);
@@ -1023,7 +1011,7 @@ static enum hrtimer_restart clock_expiry(struct hrtimer *timer)
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 		return HRTIMER_NORESTART;
 	}
-	free_tick(m, now, false);
+	free_tick(m, now);
 	raw_spin_unlock_irqrestore(&m->lock, flags);
 	hrtimer_forward_now(timer, ns_to_ktime(TICK_NS));
 	return HRTIMER_RESTART;
@@ -1138,7 +1126,7 @@ static void sync_here(void *data)
 
 	raw_spin_lock_irqsave(&m->lock, flags);
 	if (m->clock_on && observer_cpu(m) == smp_processor_id())
-		free_tick(m, cmrt_clock_elapsed(m), true);
+		free_tick(m, cmrt_clock_elapsed(m));
 	raw_spin_unlock_irqrestore(&m->lock, flags);
 }
 
