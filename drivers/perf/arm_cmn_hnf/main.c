@@ -194,6 +194,11 @@ static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 
 	for (d = 0; d < cmn->topo->num_dtcs; d++) {
 		irq = platform_get_irq_optional(pdev, d);
+		/* listed, but its controller has no irq domain (yet) */
+		if (irq == -EPROBE_DEFER)
+			return dev_err_probe(dev, irq,
+					     "interrupt for DTC%u: waiting for its interrupt controller\n",
+					     d);
 		if (irq < 0)
 			return dev_err_probe(dev, irq,
 					     "no interrupt for DTC%u: firmware lists %u for the mesh's %u DTCs\n",
