@@ -263,26 +263,6 @@ static void cmn_hnf_unpublish(void *data)
 					    &cmn->cpuhp_node);
 }
 
-static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
-{
-	char why[128] = "";
-	int ret;
-
-	cmn->topo = devm_kzalloc(cmn->dev, sizeof(*cmn->topo), GFP_KERNEL);
-	if (!cmn->topo)
-		return -ENOMEM;
-	ret = cmn_hnf_discover(cmn_hnf_hw_read64, cmn, cmn->size, cmn->root,
-			       cmn->topo, why, sizeof(why));
-	if (ret == -ENOMEM)
-		return ret;
-	if (ret) {
-		dev_err(cmn->dev, "unusable CMN-600 configuration tree: %s\n",
-			why);
-		return -ENODEV;
-	}
-	return 0;
-}
-
 /*
  * The DTM-local counters exist on the XPs holding an HN-F only (a LOCAL
  * event counts on its HN-F's own XP): two entries each, sized to the mesh
@@ -305,6 +285,26 @@ static int cmn_hnf_alloc_locals(struct cmn_hnf *cmn)
 	cmn->nr_local = n;
 	cmn->local = devm_kcalloc(cmn->dev, n, sizeof(*cmn->local), GFP_KERNEL);
 	return cmn->local ? 0 : -ENOMEM;
+}
+
+static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
+{
+	char why[128] = "";
+	int ret;
+
+	cmn->topo = devm_kzalloc(cmn->dev, sizeof(*cmn->topo), GFP_KERNEL);
+	if (!cmn->topo)
+		return -ENOMEM;
+	ret = cmn_hnf_discover(cmn_hnf_hw_read64, cmn, cmn->size, cmn->root,
+			       cmn->topo, why, sizeof(why));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		dev_err(cmn->dev, "unusable CMN-600 configuration tree: %s\n",
+			why);
+		return -ENODEV;
+	}
+	return cmn_hnf_alloc_locals(cmn);
 }
 
 /*
@@ -389,9 +389,6 @@ static int cmn_hnf_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	topo = cmn->topo;
-	ret = cmn_hnf_alloc_locals(cmn);
-	if (ret)
-		return ret;
 
 	ret = cmn_hnf_claim_name(pdev, cmn);
 	if (ret)
