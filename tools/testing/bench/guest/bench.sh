@@ -226,10 +226,11 @@ kmem_notes() {
 # probe_mem DRIVER: BENCH_LOADS load/unload cycles; medians of the module
 # init time (driver registration + probe, initcall trace events), the
 # insmod wall time, the slab/kmalloc memory the load left allocated (kmem
-# trace events) and the VmallocUsed delta of /proc/meminfo (the module's
-# own text and data are vmalloc memory). Leaves the driver loaded.
+# trace events: of every task, and of the insmod task alone) and the
+# VmallocUsed delta of /proc/meminfo (the module's own text and data are
+# vmalloc memory). Leaves the driver loaded.
 probe_mem() {
-	local d=$1 p i v0 f="$LC_TMP/probe.$1" ko out
+	local d=$1 p i v0 k f="$LC_TMP/probe.$1" ko out
 	p=$(pmu_of "$d")
 	case $d in
 	armcmn) ko=$(armcmn_ko) ;;
@@ -263,7 +264,12 @@ probe_mem() {
 		echo "vmalloc $(( $(meminfo VmallocUsed) - v0 ))" >> "$f"
 		if [ -d "$TR/events" ]; then
 			echo "init $(init_us)" >> "$f"
-			echo "kmem $(kmem_live "$f.kmem$i")" >> "$f"
+			k=$(kmem_live "$f.kmem$i")
+			echo "kmem $k" >> "$f"
+			# the part the insmod task allocated: the load itself
+			[ "$k" = n/a ] || k=$(awk '$1 == "comm" && $2 == "insmod" { b = $3 }
+				END { print b + 0 }' "$f.kmem$i")
+			echo "kmemins $k" >> "$f"
 			[ -n "$(init_us)" ] || bnote "$d: no module init in the trace:" \
 				"$(grep -m 3 -e initcall -e LOST "$TR/trace" | tr '\n' ' ')"
 		fi
@@ -279,6 +285,7 @@ probe_mem() {
 	fig probe-us "$d" "$(med_of init "$f")"
 	fig insmod-us "$d" "$(med_of insmod "$f")"
 	fig slab-kB "$d" "$(fdiv "$(med_of kmem "$f")" 1024 1)"
+	fig slab-insmod-kB "$d" "$(fdiv "$(med_of kmemins "$f")" 1024 1)"
 	fig vmalloc-kB "$d" "$(med_of vmalloc "$f")"
 	fig module-kB "$d" "$(awk -v m="$(if [ "$d" = armcmn ]; then echo arm_cmn; else echo arm_cmn_hnf; fi)" \
 		'$1 == m { printf "%.0f\n", $2 / 1024 }' /proc/modules)"
