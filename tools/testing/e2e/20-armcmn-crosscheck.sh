@@ -39,7 +39,10 @@
 #                                  counter it never claimed nor reads, so
 #                                  every carry is lost: truth - 65536 *
 #                                  floor((L0 + truth) / 65536), L0 the local
-#                                  counter before the run
+#                                  counter before the run (mod 2^64: when
+#                                  the local counter ends below L0, just
+#                                  under 2^64, as perf stat prints it,
+#                                  through a double)
 # (tools/testing/vm/manifest.py armcmn_bits and armcmn_multidtc_bug give the
 # host the same table, to count the results.)
 . /e2e/lib.sh

@@ -81,13 +81,12 @@ check_eq config2 "$(cmn-drv open $P 0x1 0 0x8000000000000000)" EINVAL
 # ---- per-HN-F views ---------------------------------------------------------
 # A DTM has four 16-bit local counters: two 32-bit pairs or one 64-bit
 # counter. So the per-HN-F views run in rounds with at most one HN-F per XP
-# (node id >> 3; the low bits are port and device): round k takes the k-th
-# HN-F of every XP. On a mesh with one HN-F per XP that is a single run of
-# every HN-F at once.
+# (lc_xp_of): round k takes the k-th HN-F of every XP. On a mesh with one
+# HN-F per XP that is a single run of every HN-F at once.
 rounds=0
 seen=
 for n in $hnfs; do
-	xp=$((n >> 3))
+	xp=$(lc_xp_of 0 "$n" | tr ' ' ,)
 	k=0
 	for s in $seen; do
 		[ "$s" = "$xp" ] && k=$((k + 1))

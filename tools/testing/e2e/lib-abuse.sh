@@ -4,9 +4,10 @@
 # Helpers of the abuse tests (60-abuse-*.sh and up), after lib.sh and
 # lib-counts.sh:
 #
-#   ab_results PREFIX FILE  turn the "check <name> ok|fail <why>" lines of
-#                           cmn-fuzz/cmn-stress output FILE into results
-#                           PREFIX<name>; "#" and "total" lines become notes.
+#   ab_results PREFIX FILE  turn the "check <name> ok|fail|skip <why>"
+#                           lines of cmn-fuzz/cmn-stress output FILE into
+#                           results PREFIX<name> (PASS, FAIL, SKIP); "#" and
+#                           "total" lines become notes.
 #                           Fails (result PREFIXrun) when FILE has no check.
 #   ab_run PREFIX CMD...    run CMD (cmn-stress ...) into a file, then
 #                           ab_results; returns CMD's status
@@ -23,6 +24,8 @@ ab_results() {
 		__k=$((__k + 1))
 		if [ "$__v" = ok ]; then
 			pass "$__pre$__n"
+		elif [ "$__v" = skip ]; then
+			skip "$__pre$__n" "$__why"
 		else
 			fail "$__pre$__n" "$__why"
 		fi

@@ -8,6 +8,7 @@
 #   lc_pass NAME / lc_fail NAME WHY   result lines (CMN-TEST protocol)
 #   lc_hnfs MESH                      HN-F node ids of a mesh (0x-hex)
 #   lc_hnfs_per_xp_max MESH           most HN-Fs sharing one XP
+#   lc_xp_of MESH NODEID              "x y" of the XP a node id names
 #   lc_truth MESH EV [OCC|-] [NODE|*] exact truth sum (u64)
 #   lc_cycles MESH                    cycles stepped since load
 #   lc_step N                         advance the model by N cycles
@@ -53,9 +54,10 @@ lc_hnfs() {
 		done
 }
 
-# The largest number of HN-Fs on one XP (node id >> 3 is the XP's x,y).
+# The largest number of HN-Fs on one XP (lc_xp_of).
 lc_hnfs_per_xp_max() {
-	lc_hnfs "$1" | while read -r id; do echo $((id >> 3)); done |
+	local __id
+	lc_hnfs "$1" | while read -r __id; do lc_xp_of "$1" "$__id"; done |
 		sort | uniq -c | awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }'
 }
 
@@ -454,15 +456,16 @@ lc_pack() {
 # on every HN-F, exact; packed into as few perf runs as the counters allow.
 # Result lines PREFIX/<alias>@<nodeid>.
 lc_per_node_all() {
-	local __pre=$1 __pmu=$2 __m=$3 __n=$4 __run __nd __al __oc __ok
+	local __pre=$1 __pmu=$2 __m=$3 __n=$4 __run __nd __al __oc __ok __xp
 	lc_list "$(lc_kind "$__pmu")" "$__m" | awk '
 		$2 == "cycles" { next }
 		$2 == "0x0f" { if (!(("c" $3) in seen)) { seen["c" $3] = 1; print $1, $3 } next }
 		!($2 in seen) { seen[$2] = 1; print $1, "-" }' > "$LC_TMP/pna.aliases"
 	for __nd in $(lc_hnfs "$__m"); do
+		__xp=$(lc_xp_of "$__m" "$__nd" | tr ' ' ,)
 		while read -r __al __oc; do
 			if [ "$__oc" = - ]; then __ok=-; else __ok=$__nd; fi
-			echo "$((__nd >> 3)) $__ok $__pmu/$__al,bynodeid=1,nodeid=$__nd/|$__al|$__nd"
+			echo "$__xp $__ok $__pmu/$__al,bynodeid=1,nodeid=$__nd/|$__al|$__nd"
 		done < "$LC_TMP/pna.aliases"
 	done | lc_pack 8 > "$LC_TMP/pna.runs"
 	while read -r __run; do
@@ -502,10 +505,14 @@ lc_armcmn_pred_good() {
 # local counter's own movement is counted:
 #   count = TRUTH - 65536 * floor((L0 + TRUTH) / 65536)   (mod 2^64)
 # where L0 (LC_ARMCMN_L0) is the local counter's value when the event was
-# added (lc_dtm_counter before the run).
+# added (lc_dtm_counter before the run). When the local counter ends below
+# L0 that count is "negative", just under 2^64, and perf stat prints it
+# through a double (count * .scale, "%.0f"; tools/perf/util/stat-display.c),
+# so the value predicted is that double (cmn-perf u64 perf), as perf must
+# print it.
 lc_armcmn_pred_lost_carries() {
 	local __carries=$(( (LC_ARMCMN_L0 + $1) / 65536 ))
-	lc_u64 sub "$1" "$(lc_u64 mul "$__carries" 65536)"
+	lc_u64 perf "$(lc_u64 sub "$1" "$(lc_u64 mul "$__carries" 65536)")"
 }
 
 # lc_dtm_counter MESH X Y K: the 16-bit local counter K of the DTM of XP
@@ -575,7 +582,9 @@ lc_coord_bits() {
 	fi
 }
 
-# lc_xp_of MESH NODEID: "x y" of the node's XP (CMN-600 node id rule)
+# lc_xp_of MESH NODEID: "x y" of the node's XP (CMN-600 node id rule: the
+# low three bits are port and device, above them Y, then X, each
+# lc_coord_bits wide). The one place the tests derive an XP from a node id.
 lc_xp_of() {
 	local __b
 	__b=$(lc_coord_bits "$1")

@@ -394,6 +394,27 @@ int g_truth_has_node(const struct g_truth *t, unsigned int node)
 	return 0;
 }
 
+int g_truth_xp_hnfs(const struct g_truth *t, u32 node)
+{
+	int h, n = 0;
+
+	for (h = 0; h < t->nhnf; h++)
+		n += G_XP_OF(t->node[h]) == G_XP_OF(node);
+	return n;
+}
+
+int g_truth_xp_hnfs_max(const struct g_truth *t)
+{
+	int h, n, max = 0;
+
+	for (h = 0; h < t->nhnf; h++) {
+		n = g_truth_xp_hnfs(t, t->node[h]);
+		if (n > max)
+			max = n;
+	}
+	return max;
+}
+
 /*
  * The model keeps one truth line per occupancy class for event 0x0f, and
  * class 0 ("all requests") is a class of its own. Any other event has its

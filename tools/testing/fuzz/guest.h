@@ -38,6 +38,7 @@ typedef unsigned int u32;
 #define G_MAX_CPUS	64
 #define G_NEVENTS	32	/* HN-F event ids 0x01..0x1f */
 #define G_NOCC		5	/* POCQ occupancy classes 0..4 */
+#define G_DTM_COUNTERS	4	/* 16-bit local counters of an XP's DTM */
 #define G_EV_OCCUPANCY	0x0f
 
 /*
@@ -105,6 +106,15 @@ int g_truth_read(int mesh, struct g_truth *t);
 /* Sum for eventid (0x0f: class occ, -1 all classes), node -1: every HN-F */
 u64 g_truth_sum(const struct g_truth *t, unsigned int ev, int occ, int node);
 int g_truth_has_node(const struct g_truth *t, unsigned int node);
+/*
+ * The XP of a node id (CMN-600: the low three bits are port and device, the
+ * rest is the XP's x,y), and how many HN-Fs of a truth share that XP: an
+ * event counted on every HN-F takes one counter of each HN-F's DTM.
+ */
+#define G_XP_OF(node)		((node) >> 3)
+int g_truth_xp_hnfs(const struct g_truth *t, u32 node);
+/* The most HN-Fs on one XP of a truth */
+int g_truth_xp_hnfs_max(const struct g_truth *t);
 /* What an arm_cmn_hnf event with this attr.config counts, from a truth */
 u64 g_truth_of_config(const struct g_truth *t, u64 config);
 int g_model_step(u64 cycles);

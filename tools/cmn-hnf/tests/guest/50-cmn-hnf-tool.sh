@@ -5,6 +5,7 @@
 # results: 16 + 16 * nmesh
 # skip: tool/stat/* tool/events/* tool/mux/perf_zero tool/top/map_cells if max(m.hnf_xp_max for m in mesh) > 1
 # skip: tool/print_perf if max(m.hnf_xp_max for m in mesh) > 2
+# skip: tool/mux/slc_miss_rate/* tool/mux/pocq_avg_latency/* if max(m.hnf_xp_max for m in mesh) > 2
 #
 # cmn-hnf in the guest, against the CMN-600 model and arm_cmn_hnf. Not in
 # tools/testing/e2e/ (another owner); run it with the e2e harness:
@@ -20,7 +21,10 @@
 #   tool/occupancy/...  pocq_avg_occupancy (event / separate dtc_cycles)
 #   tool/mux/...        every metric at once (multiplexed): ratios within
 #                       5 %, events the model does not produce read 0, in
-#                       cmn-hnf and in perf with the same groups
+#                       cmn-hnf and in perf with the same groups. Where a
+#                       ratio's two events cannot share a group (more than
+#                       two HN-Fs on one XP) they are estimated from
+#                       different slices: its case is SKIP.
 #   tool/mesh_clock     the DTC cycle counter over wall time ~ freq_mhz
 #   tool/print_perf     the printed perf stat command runs and counts
 #   tool/exit_status    stat -- cmd exits with the command's status
@@ -229,12 +233,25 @@ done
 # The terms of a ratio share their slices, but the model's clock thread
 # moves in 1 ms steps (~2M cycles) that can fall between the start of two
 # members of a group: ratios within 5 %. Events the model does not produce
-# must read exactly 0 whatever the scheduling.
-cmn-hnf stat --json -I 500 -n 2 all > /tmp/all.json 2> /tmp/all.err
+# must read exactly 0 whatever the scheduling. The sample is the last
+# interval (after the first) in which every unit's groups all ran: where
+# each event fills an XP's DTM (odd-6x5-3dtc: four HN-Fs on one XP) perf
+# runs one group per rotation, and on a loaded host a guest CPU may see
+# too few rotations in 500 ms to reach every group; an interval in which a
+# group never ran has no value for it. No such interval: the last one.
+cmn-hnf stat --json -I 500 -n 4 all > /tmp/all.json 2> /tmp/all.err
 rc=$?
 check_eq tool/mux/run "$rc" 0 || note "$(cat /tmp/all.err)"
-note "$(tail -n 1 /tmp/all.json)"
-tail -n 1 /tmp/all.json > /tmp/last.json
+awk 'NR > 1 {
+	ok = 1; s = $0
+	while (match(s, /"running_pct":[^,}]*/)) {
+		if (substr(s, RSTART + 14, RLENGTH - 14) + 0 <= 0) ok = 0
+		s = substr(s, RSTART + RLENGTH)
+	}
+	if (ok) good = $0
+	last = $0
+} END { print (good != "" ? good : last) }' /tmp/all.json > /tmp/last.json
+note "$(grep -c . /tmp/all.json) intervals; the sample: $(cat /tmp/last.json)"
 i=0
 while [ $i -lt "$M" ]; do
 	u=$(json_unit /tmp/last.json "$(lc_pmu $i)")
@@ -244,8 +261,14 @@ while [ $i -lt "$M" ]; do
 	else
 		fail "tool/mux/multiplexed/mesh$i" "running_pct '$r'"
 	fi
-	near "tool/mux/slc_miss_rate/mesh$i" "$(json_val "$u" slc_miss_rate)" 25 0.05
-	near "tool/mux/pocq_avg_latency/mesh$i" "$(json_val "$u" pocq_avg_latency)" 20 0.05
+	if [ "$PER" -le 2 ]; then
+		near "tool/mux/slc_miss_rate/mesh$i" "$(json_val "$u" slc_miss_rate)" 25 0.05
+		near "tool/mux/pocq_avg_latency/mesh$i" "$(json_val "$u" pocq_avg_latency)" 20 0.05
+	else
+		for e in slc_miss_rate pocq_avg_latency; do
+			skip "tool/mux/$e/mesh$i" "$PER HN-Fs on one XP: the metric's two events cannot share a group, so they run in different slices"
+		done
+	fi
 	# events the model does not produce (rate 0) must read 0
 	for e in sf_hit mc_reqs mc_retries snp_sent pocq_retry qos_hh_retry; do
 		check_eq "tool/mux/zero/$e/mesh$i" "$(json_val "$u" $e)" 0

@@ -27,6 +27,11 @@
  *                                       (of mesh MESH, or of a saved copy)
  *   cmn-perf u64 add|sub|mul|cmp A B    64-bit unsigned arithmetic
  *   cmn-perf u64 muldiv A B C           A * B / C, 128-bit intermediate
+ *   cmn-perf u64 perf A                 A as perf stat prints a count of A
+ *                                       (a .scale of 1): perf multiplies the
+ *                                       u64 by the scale as a double and
+ *                                       prints "%.0f", so above 2^53 the
+ *                                       value is rounded to a double
  *   cmn-perf snap PREFIX MESH           copy mesh MESH's truth to PREFIX.truth
  *                                       and its cycles to PREFIX.cycles, read
  *                                       back to back (retried until the
@@ -577,8 +582,12 @@ static int cmd_u64(int argc, char **argv)
 		printf("%llu\n", (u64)(p / c));
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[0], "perf")) {
+		printf("%.0f\n", (double)g_num(argv[1]) * 1.0);
+		return 0;
+	}
 	if (argc != 3)
-		g_die("u64 add|sub|mul|cmp A B, or u64 muldiv A B C (A * B / C)");
+		g_die("u64 add|sub|mul|cmp A B, u64 muldiv A B C (A * B / C), or u64 perf A");
 	a = g_num(argv[1]);
 	b = g_num(argv[2]);
 	if (!strcmp(argv[0], "add"))
