@@ -22,7 +22,7 @@
 /*
  * hw_perf_event.idx of an added event: 0..7 the global counter of a GLOBAL
  * event, CMN_HNF_IDX_CYCLES the cycle counter, CMN_HNF_IDX_LOCAL + n the
- * LOCAL32/LOCAL64 event in cmn->local[n] (n = 2 * xp + pair).
+ * LOCAL32/LOCAL64 event in cmn->local[n] (n = cmn->xp_local[xp] + pair).
  */
 #define CMN_HNF_IDX_CYCLES	CMN_HNF_DTC_COUNTERS
 #define CMN_HNF_IDX_LOCAL	16
@@ -152,7 +152,14 @@ struct cmn_hnf {
 	 * before it is taken, so the handler may still find these set once.
 	 */
 	u32 ovf_clearing[CMN_HNF_MAX_DTCS];
-	struct cmn_hnf_local local[CMN_HNF_NR_LOCAL];
+	/*
+	 * The DTM-local counters: two per XP that holds an HN-F (pair 0 on
+	 * counters 0-1, pair 1 on 2-3), nr_local in all, allocated at probe
+	 * for the mesh found; xp_local[xp] is the first of an XP's two.
+	 */
+	struct cmn_hnf_local *local;
+	unsigned int nr_local;
+	u8 xp_local[CMN_HNF_MAX_XPS];
 	DECLARE_BITMAP(local_used, CMN_HNF_NR_LOCAL);
 
 	/* Register shadows, written whole by hw.c */

@@ -482,7 +482,7 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 	if (smp_processor_id() != READ_ONCE(cmn->cpu))
 		return HRTIMER_NORESTART;
 
-	for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
+	for_each_set_bit(n, cmn->local_used, cmn->nr_local) {
 		event = cmn->local[n].event;
 		if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event)) {
 			cmn_hnf_update(cmn, event);
@@ -492,7 +492,7 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 	/* one cycle count, after the counters, bounds every span */
 	if (polled) {
 		now = cmn_hnf_hw_read_cycles(cmn);
-		for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
+		for_each_set_bit(n, cmn->local_used, cmn->nr_local) {
 			event = cmn->local[n].event;
 			if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event))
 				cmn_hnf_local_settle(cmn, &cmn->local[n], now);
@@ -692,7 +692,7 @@ static void cmn_hnf_local_release(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
  */
 static void cmn_hnf_narrow(struct cmn_hnf *cmn, unsigned int xp)
 {
-	struct cmn_hnf_local *l = &cmn->local[2 * xp];
+	struct cmn_hnf_local *l = &cmn->local[cmn->xp_local[xp]];
 	struct perf_event *event = l->event;
 
 	if (WARN_ON_ONCE(!event || l->width != 64))
@@ -718,7 +718,7 @@ static void cmn_hnf_narrow(struct cmn_hnf *cmn, unsigned int xp)
  */
 static void cmn_hnf_move(struct cmn_hnf *cmn, const struct cmn_hnf_move *mv)
 {
-	struct cmn_hnf_local *l = &cmn->local[2 * mv->xp + mv->pair];
+	struct cmn_hnf_local *l = &cmn->local[cmn->xp_local[mv->xp] + mv->pair];
 	struct cmn_hnf_counter *c = &cmn->ctr[mv->global];
 	struct perf_event *event = l->event;
 	bool running;
@@ -803,7 +803,7 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 	default:
 		h = req.hnf;
 		xp = topo->hnf[h].xp;
-		idx = 2 * xp + grant.dtm_ctr[h] / 2;
+		idx = cmn->xp_local[xp] + grant.dtm_ctr[h] / 2;
 		l = &cmn->local[idx];
 		l->event = event;
 		l->req = req;
