@@ -750,6 +750,239 @@ static void cmn_hnf_test_counter_cycles(struct kunit *test)
 	}
 }
 
+/*
+ * Group reads (logic.h, "Group reads"): up to GROUP_EVENTS simulated
+ * GLOBAL events counting on the same nodes, as a group of aggregated events
+ * does. The registers are laid out as on the mesh: each node on its own XP,
+ * or two on one (then half as many events), each event in its own DTM
+ * counter of the XP (the counters in the same order on every XP, or
+ * shuffled per XP), paired in the DTM with the event's global counter,
+ * which sits in its half of a DTC pair register. A counter left over is
+ * paired with a global counter outside the group; it and every other lane
+ * and half hold junk. One group sample per step: the pair registers, then
+ * (after more events and carries) the XPs. Each member's sample must be
+ * exactly what its own read of the same registers gives, its count never
+ * ahead of the truth and, once the carries have landed, exact.
+ */
+#define GROUP_EVENTS	4
+
+struct group_sim {
+	struct sim ev[GROUP_EVENTS];
+	unsigned int nev;
+	u8 global[GROUP_EVENTS];	/* each event's global counter */
+	u8 globals;			/* those, as bits */
+	u8 xp[SIM_NODES];		/* each node's XP */
+	u8 lane[SIM_NODES][GROUP_EVENTS];	/* DTM counter of (node, event) */
+	struct cmn_hnf_dtm_cfg dtm[CMN_HNF_MAX_XPS];
+};
+
+static void group_sim_start(struct group_sim *g, u32 *seed, unsigned int round)
+{
+	unsigned int e, n, i, k, per_xp = 1 + round % 2;
+	unsigned int dtcs = 1 + rnd(seed) % CMN_HNF_MAX_DTCS;
+	u8 used = 0, other, perm[CMN_HNF_DTM_COUNTERS];
+	bool shuffle = round % 3;
+
+	memset(g, 0, sizeof(*g));
+	g->nev = CMN_HNF_DTM_COUNTERS / per_xp - (round % 4 >= 2);
+	for (e = 0; e < g->nev; e++) {
+		sim_start(&g->ev[e], seed, round + e, dtcs);
+		g->ev[e].delay = true;
+		/* the same nodes: the same DTCs */
+		if (e)
+			memcpy(g->ev[e].dtc_of, g->ev[0].dtc_of, sizeof(g->ev[0].dtc_of));
+		do {
+			g->global[e] = rnd(seed) % CMN_HNF_DTC_COUNTERS;
+		} while (used & BIT(g->global[e]));
+		used |= BIT(g->global[e]);
+	}
+	g->globals = used;
+	other = ffz(used);
+	/* XP x holds nodes per_xp * x ..: 64 / SIM_NODES apart, so bits spread */
+	for (n = 0; n < SIM_NODES; n++) {
+		struct cmn_hnf_dtm_cfg *cfg;
+
+		g->xp[n] = (n / per_xp) * (CMN_HNF_MAX_XPS / SIM_NODES) + round % 5;
+		cfg = &g->dtm[g->xp[n]];
+		if (n % per_xp == 0) {
+			for (k = 0; k < CMN_HNF_DTM_COUNTERS; k++)
+				perm[k] = k;
+			for (k = CMN_HNF_DTM_COUNTERS - 1; shuffle && k > 0; k--) {
+				i = rnd(seed) % (k + 1);
+				swap(perm[k], perm[i]);
+			}
+			/* every counter paired outside the group, until taken */
+			cfg->paired = 0xf;
+			memset(cfg->global_num, other, sizeof(cfg->global_num));
+		}
+		for (e = 0; e < g->nev; e++) {
+			g->lane[n][e] = perm[(n % per_xp) * g->nev + e];
+			cfg->global_num[g->lane[n][e]] = g->global[e];
+		}
+	}
+}
+
+static void group_sim_feed(struct group_sim *g, u32 *seed, u64 big)
+{
+	unsigned int e, n;
+
+	for (e = 0; e < g->nev; e++)
+		for (n = 0; n < SIM_NODES; n++)
+			sim_feed(&g->ev[e], n, sim_burst(seed, big));
+}
+
+static void group_sim_deliver(struct group_sim *g, u32 *seed)
+{
+	unsigned int e;
+
+	for (e = 0; e < g->nev; e++)
+		sim_deliver(&g->ev[e], rnd(seed));
+}
+
+/* The pair registers as the mesh holds them now */
+static void group_sim_read_pairs(const struct group_sim *g, u32 *seed,
+				 struct cmn_hnf_group_sample *gs)
+{
+	unsigned int d, p, e;
+
+	for (d = 0; d < CMN_HNF_MAX_DTCS; d++)
+		for (p = 0; p < CMN_HNF_DTC_COUNTERS / 2; p++)
+			gs->pair[d][p] = (u64)rnd(seed) << 32 | rnd(seed);
+	for (e = 0; e < g->nev; e++) {
+		gs->pairs |= cmn_hnf_pair_bit(g->global[e]);
+		for (d = 0; d < CMN_HNF_MAX_DTCS; d++) {
+			u64 *reg = &gs->pair[d][g->global[e] / 2];
+			unsigned int shift = 32 * (g->global[e] % 2);
+
+			*reg &= ~(0xffffffffULL << shift);
+			*reg |= (u64)g->ev[e].global[d] << shift;
+		}
+	}
+}
+
+/* The XP registers as the mesh holds them now */
+static void group_sim_read_xps(const struct group_sim *g, u32 *seed,
+			       struct cmn_hnf_group_sample *gs)
+{
+	unsigned int n, e, i;
+
+	for (i = 0; i < CMN_HNF_MAX_XPS; i++)
+		gs->xp[i] = (u64)rnd(seed) << 32 | rnd(seed);
+	for (n = 0; n < SIM_NODES; n++) {
+		gs->xps |= BIT_ULL(g->xp[n]);
+		for (e = 0; e < g->nev; e++) {
+			unsigned int shift = 16 * g->lane[n][e];
+
+			gs->xp[g->xp[n]] &= ~(0xffffULL << shift);
+			gs->xp[g->xp[n]] |= (u64)g->ev[e].local[n] << shift;
+		}
+	}
+}
+
+/*
+ * One group sample, with more events and carries between the pair and the
+ * XP reads when @race; @s gets each member's own read of the same moments.
+ */
+static void group_sim_sample(struct kunit *test, struct group_sim *g,
+			     u32 *seed, bool race, struct cmn_hnf_sample *s)
+{
+	struct cmn_hnf_group_sample gs = {};
+	u32 local[CMN_HNF_DTC_COUNTERS];
+	struct cmn_hnf_sample own;
+	unsigned int e, d;
+
+	group_sim_read_pairs(g, seed, &gs);
+	/* each member's own read: globals now, its locals with the group's */
+	for (e = 0; e < g->nev; e++)
+		sim_read_globals(&g->ev[e], &s[e]);
+	if (race) {
+		group_sim_feed(g, seed, 0x800);
+		group_sim_deliver(g, seed);
+	}
+	group_sim_read_xps(g, seed, &gs);
+	cmn_hnf_group_locals(&gs, g->dtm, g->globals, local);
+	for (e = 0; e < g->nev; e++) {
+		sim_read_locals(&g->ev[e], &s[e]);
+		cmn_hnf_group_global(&gs, CMN_HNF_MAX_DTCS, g->global[e],
+				     local[g->global[e]], &own);
+		for (d = 0; d < CMN_HNF_MAX_DTCS; d++)
+			KUNIT_ASSERT_EQ_MSG(test, own.global[d], s[e].global[d],
+					    "event %u DTC %u", e, d);
+		KUNIT_ASSERT_EQ_MSG(test, own.local, s[e].local, "event %u", e);
+	}
+	/* nothing for the global counters outside the group */
+	for (d = 0; d < CMN_HNF_DTC_COUNTERS; d++)
+		if (!(g->globals & BIT(d)))
+			KUNIT_ASSERT_EQ(test, local[d], 0U);
+}
+
+static void cmn_hnf_test_counter_group(struct kunit *test)
+{
+	struct cmn_hnf_sample s[GROUP_EVENTS];
+	struct cmn_hnf_acc acc[GROUP_EVENTS];
+	struct group_sim *g;
+	u64 base[GROUP_EVENTS], counted[GROUP_EVENTS], delta;
+	unsigned int round, step, e, shorts = 0;
+	bool short_sample;
+	u32 seed = 4242;
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	for (round = 0; round < 60; round++) {
+		group_sim_start(g, &seed, round);
+		group_sim_sample(test, g, &seed, false, s);
+		for (e = 0; e < g->nev; e++) {
+			cmn_hnf_acc_init(&acc[e], &s[e]);
+			base[e] = g->ev[e].truth;
+			counted[e] = 0;
+		}
+		for (step = 0; step < 100; step++) {
+			group_sim_feed(g, &seed, step % 16 ? 0x1000 : 0x30000);
+			group_sim_deliver(g, &seed);
+			group_sim_sample(test, g, &seed, true, s);
+			for (e = 0; e < g->nev; e++) {
+				delta = cmn_hnf_acc_update(&acc[e], &s[e],
+							   CMN_HNF_MAX_DTCS,
+							   &short_sample);
+				shorts += short_sample;
+				KUNIT_ASSERT_LE_MSG(test, delta,
+						    g->ev[e].truth - base[e] - counted[e],
+						    "round %u step %u event %u",
+						    round, step, e);
+				counted[e] += delta;
+			}
+		}
+		/* counting stops, the carries land: every member exact */
+		for (e = 0; e < g->nev; e++)
+			sim_deliver(&g->ev[e], ~0U);
+		group_sim_sample(test, g, &seed, false, s);
+		for (e = 0; e < g->nev; e++) {
+			counted[e] += cmn_hnf_acc_update(&acc[e], &s[e],
+							 CMN_HNF_MAX_DTCS,
+							 &short_sample);
+			KUNIT_ASSERT_FALSE(test, short_sample);
+			KUNIT_ASSERT_EQ_MSG(test, counted[e], g->ev[e].truth - base[e],
+					    "round %u event %u", round, e);
+		}
+	}
+	/* the races must have made members' samples short */
+	KUNIT_EXPECT_GT(test, shorts, 100U);
+}
+
+/* The halves of a pair register, and a pair's bit */
+static void cmn_hnf_test_counter_pair(struct kunit *test)
+{
+	u64 reg = 0x89abcdef01234567ULL;
+	unsigned int g;
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_pair_counter(reg, 0), 0x01234567U);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_pair_counter(reg, 1), 0x89abcdefU);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_pair_counter(reg, 6), 0x01234567U);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_pair_counter(reg, 7), 0x89abcdefU);
+	for (g = 0; g < CMN_HNF_DTC_COUNTERS; g++)
+		KUNIT_EXPECT_EQ(test, cmn_hnf_pair_bit(g), (u8)BIT(g / 2));
+}
+
 static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE_PARAM(cmn_hnf_test_counter_vectors, delta_gen_params),
 	KUNIT_CASE(cmn_hnf_test_counter_short),
@@ -765,6 +998,8 @@ static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_counter_local),
 	KUNIT_CASE(cmn_hnf_test_counter_late_poll),
 	KUNIT_CASE(cmn_hnf_test_counter_cycles),
+	KUNIT_CASE(cmn_hnf_test_counter_group),
+	KUNIT_CASE(cmn_hnf_test_counter_pair),
 	{}
 };
 

@@ -381,6 +381,68 @@ static inline u32 cmn_hnf_sum_fields(u64 val, u8 fields)
 	return (u32)pairs + (u32)(pairs >> 32);
 }
 
+/*
+ * Group reads. A read of a group (PERF_FORMAT_GROUP) is one read
+ * transaction: the core reads the leader and every active sibling, with
+ * interrupts off, between start_txn() and commit_txn(). The driver then
+ * samples the whole group at once: each DTC's counter pair register that
+ * holds a global counter of a member, read whole (one 64-bit access for
+ * two counters), all of them before any DTM counter (the order of
+ * struct cmn_hnf_sample); then each XP holding a counter of a member, once
+ * however many members count there; then the cycle counter if a member
+ * counts cycles. Every member is sampled at the same instant, and each
+ * member's sample is what its own read would have taken.
+ *
+ * @xps:	bit x: XP x's por_dtm_pmevcnt was read into @xp[x]
+ * @pairs:	bit p: global counter pair p was read on every DTC
+ * @cycles:	the DTC0 cycle counter was read into @cyc
+ * @pair:	per DTC, per pair p: the pair register (counters 2p, 2p + 1)
+ * @xp:		per XP: its four 16-bit counters
+ * @cyc:	the cycle counter
+ */
+struct cmn_hnf_group_sample {
+	u64 xps;
+	u8 pairs;
+	bool cycles;
+	u64 pair[CMN_HNF_MAX_DTCS][CMN_HNF_DTC_COUNTERS / 2];
+	u64 xp[CMN_HNF_MAX_XPS];
+	u64 cyc;
+};
+
+/* The pair register of global counter @global, as a @pairs bit */
+static inline u8 cmn_hnf_pair_bit(unsigned int global)
+{
+	return BIT(global / 2);
+}
+
+/* Global counter @global out of its pair register @pair */
+static inline u32 cmn_hnf_pair_counter(u64 pair, unsigned int global)
+{
+	return global & 1 ? FIELD_GET(CMN_DT_PMEVCNT_PAIR_ODD, pair) :
+			    FIELD_GET(CMN_DT_PMEVCNT_PAIR_EVEN, pair);
+}
+
+/*
+ * The DTM counter sums of the group's GLOBAL members, in one pass over the
+ * XP words of @gs: counter n of XP x counts for global counter g when
+ * @dtm[x] pairs it with g (as the hardware routes its carries), and only
+ * global counters in @globals are summed; local[g] is their sum over every
+ * XP of @gs->xps, which must include all XPs of those members. Runs of XPs
+ * whose counters pair alike are summed four counters at a time.
+ */
+void cmn_hnf_group_locals(const struct cmn_hnf_group_sample *gs,
+			  const struct cmn_hnf_dtm_cfg *dtm, u8 globals,
+			  u32 local[CMN_HNF_DTC_COUNTERS]);
+
+/*
+ * The sample of the GLOBAL member in global counter @global: its counter on
+ * each of @num_dtcs DTCs from @gs (which must hold pair @global / 2), its
+ * DTM counters' sum @local (cmn_hnf_group_locals()).
+ */
+void cmn_hnf_group_global(const struct cmn_hnf_group_sample *gs,
+			  unsigned int num_dtcs, unsigned int global, u32 local,
+			  struct cmn_hnf_sample *s);
+
 /* Start counting from @base */
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base);
 

@@ -116,6 +116,9 @@
  */
 #define CMN_DT_PMEVCNT_PAIR(p)		(CMN_PMU_OFFSET + 0x10 * (p))
 #define CMN_DT_PMEVCNT_ODD		0x4	/* the odd counter of a pair */
+/* The pair register read whole: the even counter low, the odd one high */
+#define CMN_DT_PMEVCNT_PAIR_EVEN	GENMASK_ULL(31, 0)
+#define CMN_DT_PMEVCNT_PAIR_ODD		GENMASK_ULL(63, 32)
 #define CMN_DT_PMEVCNT_WIDTH		32
 #define CMN_DT_PMCCNTR			(CMN_PMU_OFFSET + 0x0040)
 #define CMN_DT_PMCCNTR_WIDTH		40

@@ -22,7 +22,7 @@
 /*
  * hw_perf_event.idx of an added event: 0..7 the global counter of a GLOBAL
  * event, CMN_HNF_IDX_CYCLES the cycle counter, CMN_HNF_IDX_LOCAL + n the
- * LOCAL32/LOCAL64 event in cmn->local[n] (n = 2 * xp + pair).
+ * LOCAL32/LOCAL64 event in cmn->local[n] (n = cmn->xp_local[xp] + pair).
  */
 #define CMN_HNF_IDX_CYCLES	CMN_HNF_DTC_COUNTERS
 #define CMN_HNF_IDX_LOCAL	16
@@ -40,17 +40,19 @@
  * @nxps:	number of XPs holding a DTM counter of the event
  * @xp:		those XPs (index in topo->xp[]), each read once per sample
  * @fields:	per XP in @xp: bit n, its 16-bit counter n is the event's
+ * @xp_mask:	bit x: XP x is in @xp (for group reads)
  */
 struct cmn_hnf_counter {
 	struct perf_event *event;
 	struct cmn_hnf_request req;
 	struct cmn_hnf_grant grant;
 	struct cmn_hnf_acc acc;
-	unsigned int first;
-	unsigned int count;
-	unsigned int nxps;
+	u8 first;
+	u8 count;
+	u8 nxps;
 	u8 xp[CMN_HNF_MAX_XPS];
 	u8 fields[CMN_HNF_MAX_XPS];
+	u64 xp_mask;
 };
 
 /**
@@ -130,6 +132,8 @@ struct cmn_hnf {
 	/* Data path state (owning CPU only) */
 	bool core_disabled;
 	bool hw_enabled;
+	/* a read transaction has brought its whole group up to date */
+	bool txn_sampled;
 	unsigned int txn_flags;
 	unsigned int nr_events;		/* added, of any kind */
 	unsigned int nr_polled;		/* added LOCAL32 events */
@@ -148,7 +152,14 @@ struct cmn_hnf {
 	 * before it is taken, so the handler may still find these set once.
 	 */
 	u32 ovf_clearing[CMN_HNF_MAX_DTCS];
-	struct cmn_hnf_local local[CMN_HNF_NR_LOCAL];
+	/*
+	 * The DTM-local counters: two per XP that holds an HN-F (pair 0 on
+	 * counters 0-1, pair 1 on 2-3), nr_local in all, allocated at probe
+	 * for the mesh found; xp_local[xp] is the first of an XP's two.
+	 */
+	struct cmn_hnf_local *local;
+	unsigned int nr_local;
+	u8 xp_local[CMN_HNF_MAX_XPS];
 	DECLARE_BITMAP(local_used, CMN_HNF_NR_LOCAL);
 
 	/* Register shadows, written whole by hw.c */
@@ -170,6 +181,8 @@ u64 cmn_hnf_hw_read_dtm(struct cmn_hnf *cmn, unsigned int xp);
 void cmn_hnf_hw_sample_global(struct cmn_hnf *cmn,
 			      const struct cmn_hnf_counter *c,
 			      struct cmn_hnf_sample *s);
+void cmn_hnf_hw_sample_group(struct cmn_hnf *cmn,
+			     struct cmn_hnf_group_sample *gs);
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn);
 void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on);
 void cmn_hnf_hw_cycles_clock(struct cmn_hnf *cmn, bool always_on);

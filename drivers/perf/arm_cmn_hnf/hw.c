@@ -223,6 +223,36 @@ void cmn_hnf_hw_sample_global(struct cmn_hnf *cmn,
 	s->local = local;
 }
 
+/*
+ * One sample of a whole group (logic.h, "Group reads"): the pair registers
+ * in @gs->pairs of every DTC, the barrier of cmn_hnf_hw_globals_done(),
+ * the XPs in @gs->xps, and the cycle counter if @gs->cycles: the fewest
+ * accesses that sample every member.
+ */
+void cmn_hnf_hw_sample_group(struct cmn_hnf *cmn,
+			     struct cmn_hnf_group_sample *gs)
+{
+	const struct cmn_hnf_topology *topo = cmn->topo;
+	unsigned long pairs = gs->pairs;
+	u64 xps = gs->xps;
+	unsigned int d, p, x;
+
+	if (pairs) {
+		for (d = 0; d < topo->num_dtcs; d++)
+			for_each_set_bit(p, &pairs, CMN_HNF_DTC_COUNTERS / 2)
+				gs->pair[d][p] = cmn_hnf_rd(cmn, topo->dtc[d].offset +
+							    CMN_DT_PMEVCNT_PAIR(p));
+		cmn_hnf_hw_globals_done(cmn);
+	}
+	while (xps) {
+		x = __ffs64(xps);
+		xps &= xps - 1;
+		gs->xp[x] = cmn_hnf_rd(cmn, topo->xp[x].offset + CMN_DTM_PMEVCNT);
+	}
+	if (gs->cycles)
+		gs->cyc = cmn_hnf_hw_read_cycles(cmn);
+}
+
 u64 cmn_hnf_hw_read_cycles(struct cmn_hnf *cmn)
 {
 	u64 val = cmn_hnf_rd(cmn, cmn_hnf_dtc_node(cmn, 0) + CMN_DT_PMCCNTR);

@@ -940,6 +940,77 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
 /* ------------------------------------------------------------------------ */
 /* Counter arithmetic                                                       */
 
+/* The 16-bit counters 0 and 2 (@even) or 1 and 3 (@odd), each in 32 bits */
+#define CMN_HNF_LANES	0x0000ffff0000ffffULL
+
+/*
+ * Add the counter sums of a run of XPs paired as @cfg (@even: counters 0
+ * and 2, @odd: 1 and 3, each in a 32-bit half) to their global counters.
+ */
+static void cmn_hnf_group_flush(const struct cmn_hnf_dtm_cfg *cfg, u8 globals,
+				u64 even, u64 odd,
+				u32 local[CMN_HNF_DTC_COUNTERS])
+{
+	u32 sum[CMN_HNF_DTM_COUNTERS] = {
+		(u32)even, (u32)odd, (u32)(even >> 32), (u32)(odd >> 32)
+	};
+	unsigned int n;
+	u8 g;
+
+	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++) {
+		g = cfg->global_num[n];
+		if ((cfg->paired & BIT(n)) && g < CMN_HNF_DTC_COUNTERS &&
+		    (globals & BIT(g)))
+			local[g] += sum[n];
+	}
+}
+
+void cmn_hnf_group_locals(const struct cmn_hnf_group_sample *gs,
+			  const struct cmn_hnf_dtm_cfg *dtm, u8 globals,
+			  u32 local[CMN_HNF_DTC_COUNTERS])
+{
+	const struct cmn_hnf_dtm_cfg *run = NULL, *cfg;
+	u64 xps = gs->xps, even = 0, odd = 0, val;
+	unsigned int x;
+
+	memset(local, 0, sizeof(u32) * CMN_HNF_DTC_COUNTERS);
+	while (xps) {
+		x = __ffs64(xps);
+		xps &= xps - 1;
+		cfg = &dtm[x];
+		/* a run goes on while the counters pair alike */
+		if (run && (cfg->paired != run->paired ||
+			    memcmp(cfg->global_num, run->global_num,
+				   sizeof(cfg->global_num)))) {
+			cmn_hnf_group_flush(run, globals, even, odd, local);
+			even = 0;
+			odd = 0;
+		}
+		run = cfg;
+		/* at most 64 XPs: each 32-bit half stays below 2^22 */
+		val = gs->xp[x];
+		even += val & CMN_HNF_LANES;
+		odd += (val >> CMN_DTM_PMEVCNT_WIDTH) & CMN_HNF_LANES;
+	}
+	if (run)
+		cmn_hnf_group_flush(run, globals, even, odd, local);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_group_locals);
+
+void cmn_hnf_group_global(const struct cmn_hnf_group_sample *gs,
+			  unsigned int num_dtcs, unsigned int global, u32 local,
+			  struct cmn_hnf_sample *s)
+{
+	unsigned int d;
+
+	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
+	for (d = 0; d < num_dtcs; d++)
+		s->global[d] = cmn_hnf_pair_counter(gs->pair[d][global / 2],
+						    global);
+	s->local = local;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_group_global);
+
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base)
 {
 	memset(acc, 0, sizeof(*acc));

@@ -27,6 +27,7 @@
 #include <linux/of_device.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
+#include <linux/sizes.h>
 
 #include <arm_cmn_hnf/compat.h>
 
@@ -194,6 +195,11 @@ static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 
 	for (d = 0; d < cmn->topo->num_dtcs; d++) {
 		irq = platform_get_irq_optional(pdev, d);
+		/* listed, but its controller has no irq domain (yet) */
+		if (irq == -EPROBE_DEFER)
+			return dev_err_probe(dev, irq,
+					     "interrupt for DTC%u: waiting for its interrupt controller\n",
+					     d);
 		if (irq < 0)
 			return dev_err_probe(dev, irq,
 					     "no interrupt for DTC%u: firmware lists %u for the mesh's %u DTCs\n",
@@ -262,6 +268,30 @@ static void cmn_hnf_unpublish(void *data)
 					    &cmn->cpuhp_node);
 }
 
+/*
+ * The DTM-local counters exist on the XPs holding an HN-F only (a LOCAL
+ * event counts on its HN-F's own XP): two entries each, sized to the mesh
+ * found rather than to the largest one, which on small meshes is most of
+ * the driver's memory.
+ */
+static int cmn_hnf_alloc_locals(struct cmn_hnf *cmn)
+{
+	const struct cmn_hnf_topology *topo = cmn->topo;
+	unsigned int h, xp, n = 0;
+
+	memset(cmn->xp_local, 0xff, sizeof(cmn->xp_local));
+	for (h = 0; h < topo->num_hnfs; h++) {
+		xp = topo->hnf[h].xp;
+		if (cmn->xp_local[xp] == 0xff) {
+			cmn->xp_local[xp] = n;
+			n += 2;
+		}
+	}
+	cmn->nr_local = n;
+	cmn->local = devm_kcalloc(cmn->dev, n, sizeof(*cmn->local), GFP_KERNEL);
+	return cmn->local ? 0 : -ENOMEM;
+}
+
 static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
 {
 	char why[128] = "";
@@ -279,7 +309,7 @@ static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
 			why);
 		return -ENODEV;
 	}
-	return 0;
+	return cmn_hnf_alloc_locals(cmn);
 }
 
 /*
@@ -325,6 +355,13 @@ static int cmn_hnf_publish(struct cmn_hnf *cmn)
 	}
 	return devm_add_action_or_reset(dev, cmn_hnf_unpublish, cmn);
 }
+
+/*
+ * devm_kzalloc() puts its header, ARCH_DMA_MINALIGN (128 on arm64) bytes,
+ * in front of the structure; past 8 KiB, kmalloc takes whole pages, 16 or
+ * 32 KiB. Whatever grows with the mesh is allocated for the mesh found.
+ */
+static_assert(sizeof(struct cmn_hnf) + 128 <= SZ_8K);
 
 /*
  * Everything that can fail or defer (mapping, discovery, name, interrupts,

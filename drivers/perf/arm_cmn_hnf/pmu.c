@@ -183,6 +183,7 @@ static void cmn_hnf_global_xps(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 
 	memset(at, 0xff, sizeof(at));
 	c->nxps = 0;
+	c->xp_mask = 0;
 	for (j = 0; j < c->count; j++) {
 		h = c->first + j;
 		xp = topo->hnf[h].xp;
@@ -191,26 +192,40 @@ static void cmn_hnf_global_xps(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 			c->xp[c->nxps] = xp;
 			c->fields[c->nxps] = 0;
 			c->nxps++;
+			c->xp_mask |= BIT_ULL(xp);
 		}
 		c->fields[at[xp]] |= BIT(c->grant.dtm_ctr[h]);
 	}
 }
 
+/*
+ * Account the sample @s of @c; a short one is followed by samples of the
+ * event alone, CMN_HNF_READ_TRIES in all.
+ */
+static u64 cmn_hnf_global_account(struct cmn_hnf *cmn,
+				  struct cmn_hnf_counter *c,
+				  struct cmn_hnf_sample *s)
+{
+	unsigned int tries = 1;
+	bool short_sample;
+	u64 delta;
+
+	delta = cmn_hnf_acc_update(&c->acc, s, cmn->topo->num_dtcs,
+				   &short_sample);
+	while (short_sample && tries++ < CMN_HNF_READ_TRIES) {
+		cmn_hnf_hw_sample_global(cmn, c, s);
+		delta += cmn_hnf_acc_update(&c->acc, s, cmn->topo->num_dtcs,
+					    &short_sample);
+	}
+	return delta;
+}
+
 static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 {
 	struct cmn_hnf_sample s;
-	unsigned int tries;
-	bool short_sample;
-	u64 delta = 0;
 
-	for (tries = 0; tries < CMN_HNF_READ_TRIES; tries++) {
-		cmn_hnf_hw_sample_global(cmn, c, &s);
-		delta += cmn_hnf_acc_update(&c->acc, &s, cmn->topo->num_dtcs,
-					    &short_sample);
-		if (!short_sample)
-			break;
-	}
-	return delta;
+	cmn_hnf_hw_sample_global(cmn, c, &s);
+	return cmn_hnf_global_account(cmn, c, &s);
 }
 
 /* ---- LOCAL events ------------------------------------------------------- */
@@ -221,14 +236,20 @@ static u64 cmn_hnf_local_read(struct cmn_hnf *cmn, const struct cmn_hnf_local *l
 				   l->width);
 }
 
-static u64 cmn_hnf_local_update(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
+/* Account @val, a read of the event's XP DTM counters */
+static u64 cmn_hnf_local_account(struct cmn_hnf_local *l, u64 val)
 {
-	u64 cur = cmn_hnf_local_read(cmn, l);
+	u64 cur = cmn_hnf_local_value(val, l->ctr, l->width);
 	u64 delta = cmn_hnf_local_delta(l->prev, cur, l->width);
 
 	l->prev = cur;
 	l->seen += delta;
 	return delta;
+}
+
+static u64 cmn_hnf_local_update(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
+{
+	return cmn_hnf_local_account(l, cmn_hnf_hw_read_dtm(cmn, l->xp));
 }
 
 /*
@@ -481,7 +502,7 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 	if (smp_processor_id() != READ_ONCE(cmn->cpu))
 		return HRTIMER_NORESTART;
 
-	for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
+	for_each_set_bit(n, cmn->local_used, cmn->nr_local) {
 		event = cmn->local[n].event;
 		if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event)) {
 			cmn_hnf_update(cmn, event);
@@ -491,7 +512,7 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 	/* one cycle count, after the counters, bounds every span */
 	if (polled) {
 		now = cmn_hnf_hw_read_cycles(cmn);
-		for_each_set_bit(n, cmn->local_used, CMN_HNF_NR_LOCAL) {
+		for_each_set_bit(n, cmn->local_used, cmn->nr_local) {
 			event = cmn->local[n].event;
 			if (cmn->local[n].width == 32 && !cmn_hnf_stopped(event))
 				cmn_hnf_local_settle(cmn, &cmn->local[n], now);
@@ -606,10 +627,111 @@ static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
+/* ---- group reads (logic.h, "Group reads") -------------------------------- */
+
+/* @event is one of ours that a group read reads */
+static bool cmn_hnf_group_member(struct cmn_hnf *cmn, struct perf_event *event)
+{
+	return event->pmu == &cmn->pmu &&
+	       event->state == PERF_EVENT_STATE_ACTIVE &&
+	       event->hw.idx != CMN_HNF_IDX_NONE && !cmn_hnf_stopped(event);
+}
+
+/*
+ * Note in @gs the registers that member @event is read from; returns its
+ * global counter as a bit (0 for others).
+ */
+static u8 cmn_hnf_group_plan(struct cmn_hnf *cmn, struct perf_event *event,
+			     struct cmn_hnf_group_sample *gs)
+{
+	int idx = event->hw.idx;
+
+	if (idx == CMN_HNF_IDX_CYCLES) {
+		gs->cycles = true;
+	} else if (cmn_hnf_idx_local(idx)) {
+		gs->xps |= BIT_ULL(cmn_hnf_local_of(cmn, idx)->xp);
+	} else {
+		gs->pairs |= cmn_hnf_pair_bit(idx);
+		gs->xps |= cmn->ctr[idx].xp_mask;
+		return BIT(idx);
+	}
+	return 0;
+}
+
+/* Bring member @event up to date from the group sample @gs */
+static void cmn_hnf_group_account(struct cmn_hnf *cmn, struct perf_event *event,
+				  const struct cmn_hnf_group_sample *gs,
+				  const u32 *local)
+{
+	int idx = event->hw.idx;
+	struct cmn_hnf_sample s;
+	struct cmn_hnf_local *l;
+	u64 delta;
+
+	if (idx == CMN_HNF_IDX_CYCLES) {
+		delta = cmn_hnf_cyc_update(&cmn->cyc, gs->cyc);
+	} else if (cmn_hnf_idx_local(idx)) {
+		l = cmn_hnf_local_of(cmn, idx);
+		delta = cmn_hnf_local_account(l, gs->xp[l->xp]);
+	} else {
+		cmn_hnf_group_global(gs, cmn->topo->num_dtcs, idx, local[idx],
+				     &s);
+		delta = cmn_hnf_global_account(cmn, &cmn->ctr[idx], &s);
+	}
+	local64_add(delta, &event->count);
+}
+
+/*
+ * Bring every member of @leader's group up to date from one sample of the
+ * mesh. Runs inside a read transaction, which the core opens with
+ * interrupts off on this CPU and ends before they are back on, so the
+ * group cannot change meanwhile and no interrupt or poll reads in between.
+ */
+static void cmn_hnf_group_update(struct cmn_hnf *cmn, struct perf_event *leader)
+{
+	struct cmn_hnf_group_sample gs;
+	u32 local[CMN_HNF_DTC_COUNTERS];
+	struct perf_event *sibling;
+	unsigned long flags;
+	u8 globals = 0;
+
+	gs.xps = 0;
+	gs.pairs = 0;
+	gs.cycles = false;
+	if (cmn_hnf_group_member(cmn, leader))
+		globals |= cmn_hnf_group_plan(cmn, leader, &gs);
+	for_each_sibling_event(sibling, leader)
+		if (cmn_hnf_group_member(cmn, sibling))
+			globals |= cmn_hnf_group_plan(cmn, sibling, &gs);
+
+	local_irq_save(flags);
+	cmn_hnf_hw_sample_group(cmn, &gs);
+	if (globals)
+		cmn_hnf_group_locals(&gs, cmn->dtm, globals, local);
+	if (cmn_hnf_group_member(cmn, leader))
+		cmn_hnf_group_account(cmn, leader, &gs, local);
+	for_each_sibling_event(sibling, leader)
+		if (cmn_hnf_group_member(cmn, sibling))
+			cmn_hnf_group_account(cmn, sibling, &gs, local);
+	local_irq_restore(flags);
+}
+
+/*
+ * In a read transaction the first read brings the whole group up to date
+ * at once (the core reads the leader first) and the others find their
+ * event up to date already; outside one, each read samples its event.
+ */
 static void cmn_hnf_event_read(struct perf_event *event)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 
+	if (cmn->txn_flags & PERF_PMU_TXN_READ) {
+		if (!cmn->txn_sampled) {
+			cmn->txn_sampled = true;
+			cmn_hnf_group_update(cmn, event->group_leader);
+		}
+		return;
+	}
 	if (event->hw.idx == CMN_HNF_IDX_NONE || cmn_hnf_stopped(event))
 		return;
 	cmn_hnf_update(cmn, event);
@@ -646,7 +768,7 @@ static void cmn_hnf_local_release(struct cmn_hnf *cmn, struct cmn_hnf_local *l)
  */
 static void cmn_hnf_narrow(struct cmn_hnf *cmn, unsigned int xp)
 {
-	struct cmn_hnf_local *l = &cmn->local[2 * xp];
+	struct cmn_hnf_local *l = &cmn->local[cmn->xp_local[xp]];
 	struct perf_event *event = l->event;
 
 	if (WARN_ON_ONCE(!event || l->width != 64))
@@ -672,7 +794,7 @@ static void cmn_hnf_narrow(struct cmn_hnf *cmn, unsigned int xp)
  */
 static void cmn_hnf_move(struct cmn_hnf *cmn, const struct cmn_hnf_move *mv)
 {
-	struct cmn_hnf_local *l = &cmn->local[2 * mv->xp + mv->pair];
+	struct cmn_hnf_local *l = &cmn->local[cmn->xp_local[mv->xp] + mv->pair];
 	struct cmn_hnf_counter *c = &cmn->ctr[mv->global];
 	struct perf_event *event = l->event;
 	bool running;
@@ -757,7 +879,7 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 	default:
 		h = req.hnf;
 		xp = topo->hnf[h].xp;
-		idx = 2 * xp + grant.dtm_ctr[h] / 2;
+		idx = cmn->xp_local[xp] + grant.dtm_ctr[h] / 2;
 		l = &cmn->local[idx];
 		l->event = event;
 		l->req = req;
@@ -861,34 +983,41 @@ static void cmn_hnf_pmu_disable(struct pmu *pmu)
  * members start together and events moved to make room lose nothing. Group
  * scheduling is decided by add() itself: it runs the allocator on the live
  * state and fails with -ENOSPC, which makes the core cancel the whole
- * transaction; a commit therefore only has to restart the counters. A read
- * transaction does not stop counting: stopping would make every event of
- * the mesh miss what happens while the group is read, and each member's
- * read is consistent on its own.
+ * transaction; a commit therefore only has to restart the counters.
+ *
+ * A read transaction does not stop counting (every event of the mesh would
+ * miss what happens while the group is read) and writes nothing: its first
+ * read() samples the whole group once (cmn_hnf_group_update()), so all
+ * members are read at one instant in the fewest register accesses.
  */
 static void cmn_hnf_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(pmu);
 
 	cmn->txn_flags = flags;
-	cmn_hnf_apply_enable(cmn);
+	cmn->txn_sampled = false;
+	if (flags & PERF_PMU_TXN_ADD)
+		cmn_hnf_apply_enable(cmn);
+}
+
+static void cmn_hnf_end_txn(struct cmn_hnf *cmn)
+{
+	unsigned int flags = cmn->txn_flags;
+
+	cmn->txn_flags = 0;
+	if (flags & PERF_PMU_TXN_ADD)
+		cmn_hnf_apply_enable(cmn);
 }
 
 static int cmn_hnf_commit_txn(struct pmu *pmu)
 {
-	struct cmn_hnf *cmn = to_cmn_hnf(pmu);
-
-	cmn->txn_flags = 0;
-	cmn_hnf_apply_enable(cmn);
+	cmn_hnf_end_txn(to_cmn_hnf(pmu));
 	return 0;
 }
 
 static void cmn_hnf_cancel_txn(struct pmu *pmu)
 {
-	struct cmn_hnf *cmn = to_cmn_hnf(pmu);
-
-	cmn->txn_flags = 0;
-	cmn_hnf_apply_enable(cmn);
+	cmn_hnf_end_txn(to_cmn_hnf(pmu));
 }
 
 /* ---- overflow interrupt ------------------------------------------------- */

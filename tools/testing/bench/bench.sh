@@ -36,6 +36,13 @@
 #   BENCH_ROT_MS, BENCH_ROT_SECS  rotation interval and traced time (10, 3)
 #   BENCH_STAT_SECS  seconds of each CPU-overhead window (default 10)
 #   BENCH_DUTY_TERMS extra terms for arm_cmn_hnf's per-HN-F duty events
+#   BENCH_FIGURES groups of figures to take (default "probe timing mux
+#                 mmio"): probe (probe-us .. module-kB, with where the
+#                 slab memory comes from), timing (the timed rounds and the
+#                 interval overhead), read (only the read figures of the
+#                 timed rounds, for a change of the read path), mux (mux-*
+#                 and duty-*), mmio (the counting build); BENCH_FIGURES=probe
+#                 takes minutes; the table's "figures" note says which ran
 #   BENCH_ICOUNT  QEMU -icount options (default "shift=0,sleep=on"), or off
 #   BENCH_TIMEOUT seconds per boot (default 2400)
 #
@@ -113,7 +120,7 @@ build "e2e helpers (arm64)" make -s -C "$B/tools/testing/e2e" CROSS_COMPILE=$CRO
 build "cmn-bench (arm64)" make -s -C "$B/tools/testing/bench" CROSS_COMPILE=$CROSS \
 	O="$ST/bench/bin"
 cp "$BENCH/guest/bench.sh" "$ST/bench/bench.sh"
-for v in N RUNS ROUNDS LOADS SECS MUX_MS ROT_MS ROT_SECS STAT_SECS DUTY_TERMS; do
+for v in N RUNS ROUNDS LOADS SECS MUX_MS ROT_MS ROT_SECS STAT_SECS DUTY_TERMS FIGURES; do
 	eval "x=\${BENCH_$v:-}"
 	# shellcheck disable=SC2154 # x is set by the eval
 	[ -n "$x" ] && printf "BENCH_%s='%s'\n" "$v" "$x"

@@ -238,6 +238,29 @@ def main():
                 order.append(fig)
             figs[fig]["armcmn"] = str(v) if formula else "n/a"
 
+    # ours: the hardware minimum of register reads per read, from the mesh
+    # file alone (one per XP holding a counter of the event, one per DTC
+    # counter register used), against the counting build's figure
+    xps = len({(n["x"], n["y"]) for n in hnfs})
+    minimum = {
+        "read-agg": (xps + len(dtcs),
+                     f"{xps} XPs with an HN-F + {len(dtcs)} DTCs"),
+        "read-node": (1, "the XP of the HN-F, a DTM-local counter"),
+        "read-group4": (xps + 2 * len(dtcs),
+                        f"{xps} XPs with an HN-F + {len(dtcs)} DTCs x 2 "
+                        f"counter pair registers (4 global counters)"),
+    }
+    for shape, (want, why) in minimum.items():
+        got = figs.get(f"mmio-rd-{shape}", {}).get("ours", "n/a")
+        if not is_num(got):
+            verdict = "not measured"
+        elif float(got) == want:
+            verdict = "equal"
+        else:
+            verdict = "ABOVE" if float(got) > want else "BELOW"
+        notes.append(f"mmio-rd-{shape} ours: hardware minimum {want} "
+                     f"({why}), measured {got}: {verdict}")
+
     names = event_names(a.event_table) if a.event_table else {}
     for fig in order:
         v = figs[fig]

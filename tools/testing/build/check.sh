@@ -14,20 +14,31 @@
 #                        the project's debug kernel)
 #   kunit-7.2            the same on sid's linux-source-7.2 (KUNIT_KERNEL=7.2)
 #   e2e-<kernel>-<fw>    KERNEL in {7.2, 6.12, 6.1, 5.10} x FW in {dt, acpi}
-#   e2e-debug-<fw>       KERNEL=debug (the self-built KASAN/lockdep/kmemleak
-#                        6.12 of make kunit), FW in {dt, acpi}: every guest
-#                        script on the meshes of CHECK_DEBUG_MESHES (default
-#                        "default"), else on its first mesh, each boot
-#                        ending with an empty kmemleak scan; the PMU fuzzer
-#                        runs here instead of on 6.12 (not a default stage
-#                        yet: see CHECK_STAGES)
+#   e2e-debug-lean-<fw>  KERNEL=debug (the self-built KASAN/lockdep/kmemleak
+#                        6.12 of make kunit), FW in {dt, acpi}: the scripts
+#                        in which the debug kernel's checkers find what
+#                        Debian's kernels cannot: on both firmwares
+#                        CHECK_DEBUG_LEAN_TESTS (probe, load and unload
+#                        cycles, interrupt faults), with DT also
+#                        CHECK_DEBUG_LEAN_TESTS_DT (CPU hotplug, the perf
+#                        glue's errnos, races, interrupts, the PMU fuzzer,
+#                        which then runs here instead of on 6.12, hotplug
+#                        with two meshes), on the default mesh (DT: and
+#                        two-mesh), each boot ending with an
+#                        empty kmemleak scan. A default stage; measured cost
+#                        in Documentation/testing.rst, "The debug kernel"
+#   e2e-debug-<fw>       the same kernel, every guest script on the meshes
+#                        of CHECK_DEBUG_MESHES (default "default"), else on
+#                        its first mesh, each boot ending with an empty
+#                        kmemleak scan (opt-in, see CHECK_STAGES; replaces
+#                        e2e-debug-lean when both are listed)
 #
 # The stages run one after the other (the e2e guests' downloads start in
 # the background at once), but for the e2e ones: the boots of
 # every e2e-* stage go into ONE pool of CHECK_E2E_JOBS guests, longest first
 # (tools/testing/vm/e2e.sh E2E_PLAN), so the two cores stay busy to the end
 # instead of idling behind each stage's longest boot. The pool runs where
-# the first of "e2e" and "e2e-debug" is listed; each stage still gets its
+# the first of "e2e", "e2e-debug-lean" and "e2e-debug" is listed; each stage still gets its
 # own result lines (e2e/<kernel>/<fw>/...), time (the seconds during which
 # at least one of its guests ran), host CPU seconds and verdict.
 #
@@ -43,9 +54,13 @@
 # that did not run is never a pass. Exit status: 0 only if nothing failed.
 #
 # Environment: CHECK_STAGES (default "lint harness tools pkg kunit kunit-7.2
-# e2e"; add e2e-debug for the debug-kernel stages: measured, their default
-# mesh boots alone project to more host CPU than the whole 20-minute
-# budget, see Documentation/testing.rst), CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS
+# e2e e2e-debug-lean"; add e2e-debug for the whole suite on the debug
+# kernel: measured, its default mesh boots alone project to more host CPU
+# than the whole 20-minute budget, see Documentation/testing.rst),
+# CHECK_DEBUG_LEAN_TESTS, CHECK_DEBUG_LEAN_TESTS_DT (the scripts of
+# e2e-debug-lean, see above), CHECK_DEBUG_LEAN_MESHES (default "default";
+# DT adds two-mesh), CHECK_LIST_PLAN=1 (print the e2e pool's E2E_PLAN and
+# exit), CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS
 # (default "dt acpi"), CHECK_PRIMARY (the guest that runs every mesh,
 # default 7.2-dt: the newest kernel, whose API, perf and arm-cmn move first;
 # 6.12 gets the debug kernel and KUnit besides; the others run the meshes
@@ -58,13 +73,85 @@
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+STAGES=${CHECK_STAGES:-lint harness tools pkg kunit kunit-7.2 e2e e2e-debug-lean}
+# e2e-debug-lean: the scripts on the debug kernel that exercise what its
+# checkers (KASAN, lockdep, atomic sleep, debug objects, kmemleak) see and
+# Debian's kernels cannot: probe and unload cycles, the perf glue and its
+# errors, CPU hotplug, interrupts and their faults, races, the fuzzer
+LEAN_MESHES=${CHECK_DEBUG_LEAN_MESHES:-default}
+LEAN_MESHES_DT=two-mesh
+# on both firmwares what depends on them (probe, interrupts from the
+# firmware, unload); the rest, and what needs two meshes, with DT only
+LEAN_TESTS=${CHECK_DEBUG_LEAN_TESTS:-00-smoke 34-hnf-module 44-hnf-irq-faults 61-abuse-lifecycle}
+LEAN_TESTS_DT=${CHECK_DEBUG_LEAN_TESTS_DT:-33-hnf-hotplug 35-hnf-errno 41-hnf-race 42-hnf-irq 60-abuse-fuzz 62-abuse-hotplug}
+
+# commas WORD...: the words joined by commas
+commas() {
+	local IFS=,
+	echo "$*"
+}
+
+# e2e_plan: PLAN (e2e.sh E2E_PLAN) and PSTAGES (kernel/fw) of the e2e stages
+# in STAGES; LEAN=1 when the debug stages are the lean ones
+e2e_plan() {
+	local st k fw sub tl
+	PLAN=''
+	PSTAGES=()
+	LEAN=''
+	for st in $STAGES; do
+		case $st in
+		e2e)
+			for k in ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}; do
+				for fw in ${CHECK_FWS:-dt acpi}; do
+					# every mesh on the primary guest, the
+					# default, two-mesh and NUMA systems elsewhere
+					sub="=${CHECK_MESH_SUBSET:-default two-mesh numa1}"
+					[ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ] && sub=
+					sub=${sub// /,}
+					PLAN="$PLAN $k/$fw$sub"
+					PSTAGES+=("$k/$fw")
+				done
+			done ;;
+		e2e-debug)
+			for fw in ${CHECK_DEBUG_FWS-dt acpi}; do
+				sub=${CHECK_DEBUG_MESHES:-default}
+				PLAN="$PLAN debug/$fw=${sub// /,}+keep"
+				PSTAGES+=("debug/$fw")
+			done ;;
+		e2e-debug-lean)
+			# the whole-suite debug stages include these scripts
+			case " $STAGES " in *" e2e-debug "*) continue ;; esac
+			for fw in ${CHECK_DEBUG_FWS-dt acpi}; do
+				sub=$LEAN_MESHES
+				tl=$LEAN_TESTS
+				if [ "$fw" = dt ]; then
+					sub="$sub $LEAN_MESHES_DT"
+					tl="$tl $LEAN_TESTS_DT"
+				fi
+				# shellcheck disable=SC2086 # lists of words
+				PLAN="$PLAN debug/$fw=$(commas $sub)+keep:$(commas $tl)"
+				PSTAGES+=("debug/$fw")
+				LEAN=1
+			done ;;
+		esac
+	done
+	PLAN=${PLAN# }
+}
+
+# CHECK_LIST_PLAN=1: print the e2e pool's E2E_PLAN and stop
+# (tools/testing/vm/selftest.sh checks it)
+if [ "${CHECK_LIST_PLAN:-0}" = 1 ]; then
+	e2e_plan
+	echo "$PLAN"
+	exit 0
+fi
+
 # One make check at a time: a second one waits (stages share build dirs).
 take_lock check
 RES="$OUTD/check"
 rm -rf "$RES"
 mkdir -p "$RES"
 : >"$RES/results.txt"
-STAGES=${CHECK_STAGES:-lint harness tools pkg kunit kunit-7.2 e2e}
 EJOBS=${CHECK_E2E_JOBS:-2}
 TMO=${STAGE_TIMEOUT:-3600}
 declare -a TIMES=()
@@ -106,35 +193,16 @@ finish_stage() {
 	printf '%-44s %8d s\n' "check stage $name" "$dt" >>"$OUTD/timings.txt"
 }
 
-# e2e_pool: every boot of the e2e and e2e-debug stages in one pool of
+# e2e_pool: every boot of the e2e and debug stages in one pool of
 # CHECK_E2E_JOBS guests, longest first (tools/testing/vm/e2e.sh E2E_PLAN);
 # then each stage's result lines, time (the time at least one of its
 # guests ran) and verdict, as if it had run alone
 e2e_pool() {
-	local plan='' stages=() k fw sub st t0 src=0 out="$RES/e2e-pool.out" rep="$RES/e2e-stages.txt"
-	local l active cpu nb tmo sst
-	for st in $STAGES; do
-		case $st in
-		e2e)
-			for k in ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}; do
-				for fw in ${CHECK_FWS:-dt acpi}; do
-					# every mesh on the primary guest, the
-					# default, two-mesh and NUMA systems elsewhere
-					sub="=${CHECK_MESH_SUBSET:-default two-mesh numa1}"
-					[ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ] && sub=
-					sub=${sub// /,}
-					plan="$plan $k/$fw$sub"
-					stages+=("$k/$fw")
-				done
-			done ;;
-		e2e-debug)
-			for fw in ${CHECK_DEBUG_FWS-dt acpi}; do
-				sub=${CHECK_DEBUG_MESHES:-default}
-				plan="$plan debug/$fw=${sub// /,}+keep"
-				stages+=("debug/$fw")
-			done ;;
-		esac
-	done
+	local plan stages k fw st t0 src=0 out="$RES/e2e-pool.out" rep="$RES/e2e-stages.txt"
+	local l active cpu nb tmo sst sn
+	e2e_plan
+	plan=" $PLAN"
+	stages=("${PSTAGES[@]}")
 	[ ${#stages[@]} -gt 0 ] || return 0
 	if [ -n "$prefetch" ]; then
 		log "===== e2e pool: waiting for the guest downloads ($RES/prefetch.out)"
@@ -171,6 +239,8 @@ e2e_pool() {
 			[ "${tmo:-0}" = 1 ] &&
 				echo "FAIL: e2e-$k-$fw/stage: timed out after $TMO s"
 		} >"$RES/e2e-$k-$fw.out"
+		sn=e2e-$k-$fw
+		[ "$k" = debug ] && [ -n "$LEAN" ] && sn=e2e-debug-lean-$fw
 		# the pool's own status counts for a stage only when the pool
 		# timed out or failed without a FAIL line of any stage
 		sst=0
@@ -179,7 +249,7 @@ e2e_pool() {
 		elif [ "$src" != 0 ] && ! grep -q '^FAIL: ' "$out"; then
 			sst=$src
 		fi
-		finish_stage "e2e-$k-$fw" "${active:-0}" "$sst" "$RES/e2e-$k-$fw.out" \
+		finish_stage "$sn" "${active:-0}" "$sst" "$RES/e2e-$k-$fw.out" \
 			"${nb:-0} boots, cpu ${cpu:-0} s"
 	done
 }
@@ -221,7 +291,7 @@ for st in $STAGES; do
 		run_stage kunit "$TESTING/kunit/run.sh" ;;
 	kunit-7.2)
 		run_stage kunit-7.2 env KUNIT_KERNEL=7.2 "$TESTING/kunit/run.sh" ;;
-	e2e | e2e-debug)
+	e2e | e2e-debug | e2e-debug-lean)
 		# both run once, together, where the first of them is listed
 		[ -z "$e2e_done" ] && e2e_pool
 		e2e_done=1 ;;

@@ -73,6 +73,8 @@ enum cmn600_model_fault {
  * @irq: GIC SPI number (``irq=``, DTCs only), valid if @has_irq
  * @has_irq: ``irq=<SPI>`` was given
  * @no_irq: ``irq=none``: the firmware describes no interrupt for this DTC
+ * @defer_irq: ``irq=defer``: the firmware lists an interrupt for this DTC
+ *	whose controller never gets a driver, so Linux cannot resolve it
  * @domain: ``domain=`` option, -1 if absent
  * @line: line number in the mesh file, for error messages
  */
@@ -83,6 +85,7 @@ struct cmn600_model_node {
 	u32 irq;
 	bool has_irq;
 	bool no_irq;
+	bool defer_irq;
 	s8 domain;
 	unsigned int line;
 };

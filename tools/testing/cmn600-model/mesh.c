@@ -451,6 +451,14 @@ static int parse_node(struct parser *ps, char **tok, int ntok)
 				n->no_irq = true;
 				continue;
 			}
+			/*
+			 * one the firmware lists but Linux can never resolve
+			 * (its controller never comes: a fault)
+			 */
+			if (!strcmp(val, "defer")) {
+				n->defer_irq = true;
+				continue;
+			}
 			/* SPI number (INTID - 32) */
 			ret = parse_num(ps, key, val, 987, &v);
 			if (ret)

@@ -532,7 +532,8 @@ static int match_base(struct device *dev, const void *data)
  * Linux irq of a DTC: interrupt <rank of the DTC in lid order, among the
  * DTCs the firmware gives an interrupt> of the firmware device (DT or
  * ACPI) whose memory resource starts at the mesh base, whether or not a
- * driver is bound to it. 0 for a DTC without one (irq=none).
+ * driver is bound to it. 0 for a DTC without one (irq=none) or with one
+ * Linux cannot resolve (irq=defer: the lookup returns -EPROBE_DEFER).
  */
 static int dtc_irq(struct cmn600_rt_mesh *m, struct cmrt_dtc *dtc)
 {

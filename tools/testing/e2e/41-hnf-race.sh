@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc
 # timeout: 240
-# results: 9
+# results: 13
 #
 # Race mode (Documentation/cmn600-model.rst, "Race mode"): the model's race
 # threads move the counters continuously from every CPU while the driver
@@ -21,6 +21,22 @@
 # A driver that reads without its consistency logic (global counters, local
 # counters, global again; drop a sample behind the previous one) fails
 # race/monotonic and race_iv/*.
+#   race_group/reads        a group {slc_miss and slc_sf_cache_access of all
+#                           HN-Fs, slc_miss of the first HN-F alone (a
+#                           32-bit DTM-local counter: the others hold the
+#                           XP's other two), cycles} read whole
+#                           (PERF_FORMAT_GROUP: one read transaction, one
+#                           sample of the mesh for all members): not void
+#   race_group/monotonic    no member's read below its read before
+#   race_group/never_over   no member's read above its truth after it
+#   race_group/final_exact  after the clock stopped: both members of all
+#                           HN-Fs == their truth exactly. Not the local one:
+#                           near_wrap takes a 32-bit counter to its wrap in
+#                           bursts of up to 2^32 events, many per poll, far
+#                           beyond the 4 events a cycle the hardware can
+#                           count, so whole periods are lost by design (its
+#                           exactness is 41-hnf-local's, without race mode);
+#                           nor cycles, which has no truth here
 #   race_model/late_carry   a /dev/mem reader sees a local wrap ahead of its
 #                           carry (the model alone races)
 . /e2e/lib.sh
@@ -102,6 +118,33 @@ else
 		check_eq race_iv/sum "$(field "$r" sum)" "$tot"
 		check_eq race_iv/each "$(( $(field "$r" big) + $(field "$r" bad) ))" 0
 	fi
+fi
+
+# A group read samples the whole group at once: the same race, every
+# member checked on its own
+n0=$(lc_hnfs 0 | head -n 1)
+c0=$(race_stat carries)
+r=$(cmn-hostile race -g -s "$SECS" -m 0 1 "$P:0x1" 2 "$P:0x2" \
+	"<1,-,$n0" "$P:$(printf '0x%x' $((1 | 1 << 12 | n0 << 16)))" - "$P:0x300000000")
+c1=$(race_stat carries)
+note "arm_cmn_hnf group: $r; carries $c0 -> $c1"
+reads=$(field "$r" reads)
+if ! is_uint "$reads"; then
+	fail race_group/reads "cmn-hostile race -g: $r"
+else
+	if [ "$reads" -ge 100 ] && [ $((c1 - c0)) -ge 100 ]; then
+		pass race_group/reads
+	else
+		fail race_group/reads "void run: $reads reads, $((c1 - c0)) carries"
+	fi
+	check_eq race_group/monotonic "$(field "$r" nonmono)" 0 ||
+		note "largest drop $(field "$r" maxdrop)"
+	check_eq race_group/never_over "$(field "$r" over)" 0 ||
+		note "largest excess $(field "$r" maxover)"
+	case ,$(field "$r" truth), in
+	*,0,*) fail race_group/final_exact "a truth delta is 0: nothing counted, void" ;;
+	*) check_eq race_group/final_exact "$(field "$r" final)" "$(field "$r" truth)" ;;
+	esac
 fi
 
 rmmod arm_cmn_hnf

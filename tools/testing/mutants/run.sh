@@ -12,8 +12,9 @@
 #   Kill: kunit
 #   Kill: e2e TESTS=<names> MESH=<mesh> [KERNEL=6.12] [FW=dt] [E2E_EXTRA=<dir>]
 #
-# Only the first "Kill:" line counts: the smallest run that must see the bug.
-# "kunit" runs `make kunit` (6.12 KUnit kernel), "e2e ..." runs `make e2e`
+# Each "Kill:" line is the smallest run of one test that must see the bug;
+# a header may have several (a bug two tests must each catch), and every
+# one of them must kill the mutant. "kunit" runs `make kunit` (6.12 KUnit kernel), "e2e ..." runs `make e2e`
 # with those variables (KERNEL=6.12 FW=dt unless given; a relative
 # E2E_EXTRA is taken from the repository root).
 #
@@ -31,12 +32,14 @@
 # incremental builds (kept per source tree) rebuild exactly what the patch
 # (or its removal) touched.
 #
-# A mutant is killed when its run reports at least one FAIL line. A patch
-# that does not apply, a mutant that does not build, or a run that reports
-# nothing is an error (a broken mutant), not a kill.
+# A mutant is killed when each of its runs reports at least one FAIL line. A
+# patch that does not apply, a mutant that does not build, or a run that
+# reports nothing is an error (a broken mutant), not a kill.
 #
-# Output (stdout): "mutant <name>: killed by <test>", "mutant <name>:
-# SURVIVED" or "mutant <name>: ERROR: <why>", then "N killed, N survived"
+# Output (stdout): "mutant <name>: killed by <test>[, <test>...]" (the first
+# FAIL of each run), "mutant <name>: SURVIVED" (with "(not killed by:
+# <run>)" when it has several runs) or "mutant <name>: ERROR: <why>", then
+# "N killed, N survived"
 # (", N errors" when there are some). Exit status 0 only if every mutant
 # was killed. Progress and the total time go to stderr; each run's output
 # is kept in $CMN_HNF_CACHE/out/mutants/<tree>/logs/.
@@ -77,19 +80,23 @@ else
 	sel=("${all[@]}")
 fi
 
-# kill_spec NAME: the first Kill: line of the mutant's header
-kill_spec() {
+# kill_specs NAME: the Kill: lines of the mutant's header, one a line
+kill_specs() {
 	sed -n '/^diff --git /q; s/^Kill:[[:space:]]*//p' "$MDIR/$1.patch" |
-		head -n 1 | sed 's/[[:space:]]*$//'
+		sed 's/[[:space:]]*$//'
 }
 
 declare -A SPEC=()
 for m in "${sel[@]}"; do
-	SPEC[$m]=$(kill_spec "$m")
-	case ${SPEC[$m]} in
-	kunit | "e2e "*) ;;
-	*) echo "mutants: $m.patch: no valid 'Kill:' line (kunit or e2e ...)"; exit 1 ;;
-	esac
+	SPEC[$m]=$(kill_specs "$m")
+	[ -n "${SPEC[$m]}" ] ||
+		{ echo "mutants: $m.patch: no 'Kill:' line (kunit or e2e ...)"; exit 1; }
+	while IFS= read -r s; do
+		case $s in
+		kunit | "e2e "*) ;;
+		*) echo "mutants: $m.patch: invalid 'Kill:' line '$s' (kunit or e2e ...)"; exit 1 ;;
+		esac
+	done <<< "${SPEC[$m]}"
 done
 
 # ---- copies -------------------------------------------------------------------
@@ -161,24 +168,23 @@ base_tests() {
 }
 
 declare -A BASE_OK=() BASE_WHY=() BKEY=() BTESTS=()
+BORDER=()
 for m in "${sel[@]}"; do
-	s=${SPEC[$m]}
-	k=$(base_key "$s")
-	BKEY[$s]=$k
-	for t in $(base_tests "$s"); do
-		case " ${BTESTS[$k]:-} " in *" $t "*) ;; *) BTESTS[$k]="${BTESTS[$k]:-} $t" ;; esac
-	done
+	while IFS= read -r s; do
+		k=$(base_key "$s")
+		BKEY[$s]=$k
+		[ -n "${BTESTS[$k]+set}" ] || { BTESTS[$k]=""; BORDER+=("$k"); }
+		for t in $(base_tests "$s"); do
+			case " ${BTESTS[$k]} " in *" $t "*) ;; *) BTESTS[$k]="${BTESTS[$k]} $t" ;; esac
+		done
+	done <<< "${SPEC[$m]}"
 done
 # the work tree as it is now, for the whole run (it may change meanwhile)
 orig="$W/orig"
 copy_tree "$REPO" "$orig"
 src="$W/src"
 copy_tree "$orig" "$src"
-declare -A BDONE=()
-for m in "${sel[@]}"; do
-	k=${BKEY[${SPEC[$m]}]}
-	[ -n "${BDONE[$k]:-}" ] && continue
-	BDONE[$k]=1
+for k in "${BORDER[@]}"; do
 	# the kind first, then the TESTS, then the rest
 	bs="${k%% *}${BTESTS[$k]:-}"
 	[ "$k" = "${k%% *}" ] || bs="$bs ${k#* }"
@@ -204,10 +210,14 @@ nk=0
 ns=0
 ne=0
 for m in "${sel[@]}"; do
-	s=${SPEC[$m]}
-	k=${BKEY[$s]}
-	if [ "${BASE_OK[$k]}" != 1 ]; then
-		echo "mutant $m: ERROR: ${BASE_WHY[$k]}"
+	mapfile -t specs <<< "${SPEC[$m]}"
+	why=
+	for s in "${specs[@]}"; do
+		k=${BKEY[$s]}
+		[ "${BASE_OK[$k]}" = 1 ] || { why=${BASE_WHY[$k]}; break; }
+	done
+	if [ -n "$why" ]; then
+		echo "mutant $m: ERROR: $why"
 		ne=$((ne + 1))
 		continue
 	fi
@@ -217,23 +227,46 @@ for m in "${sel[@]}"; do
 		ne=$((ne + 1))
 		continue
 	fi
-	out="$LOGS/$m.out"
-	log "mutants: $m: $s"
-	rc=0
-	timed "mutants: $m" run_spec "$src" "$s" "$out" || rc=$?
-	if grep -qE "$build_fail_re" "$out" ||
-	   ! grep -qE '^(PASS|FAIL): ' "$out"; then
-		echo "mutant $m: ERROR: the mutant did not build or its run reported nothing (exit $rc; $out, $out.err)"
-		grep -E "$build_fail_re" "$out" | head -n 3 | sed 's/^/    /' || true
+	# every run of the mutant; "by" collects the killing tests, "alive"
+	# the runs that did not kill it
+	by=
+	alive=
+	err=
+	fails=
+	i=0
+	for s in "${specs[@]}"; do
+		out="$LOGS/$m.out"
+		[ "$i" = 0 ] || out="$LOGS/$m.$i.out"
+		i=$((i + 1))
+		log "mutants: $m: $s"
+		rc=0
+		timed "mutants: $m" run_spec "$src" "$s" "$out" || rc=$?
+		if grep -qE "$build_fail_re" "$out" ||
+		   ! grep -qE '^(PASS|FAIL): ' "$out"; then
+			err="the mutant did not build or its run '$s' reported nothing (exit $rc; $out, $out.err)"
+			fails=$(grep -E "$build_fail_re" "$out" | head -n 3 || true)
+			break
+		fi
+		first=$(grep -m1 '^FAIL: ' "$out" || true)
+		if [ -n "$first" ]; then
+			name=${first#FAIL: }
+			by="${by:+$by, }${name%%: *}"
+			fails="$fails${fails:+$'\n'}$(grep '^FAIL: ' "$out" | head -n 4)"
+		else
+			alive="${alive:+$alive; }$s"
+		fi
+	done
+	if [ -n "$err" ]; then
+		echo "mutant $m: ERROR: $err"
+		[ -z "$fails" ] || printf '%s\n' "$fails" | sed 's/^/    /'
 		ne=$((ne + 1))
-		continue
-	fi
-	first=$(grep -m1 '^FAIL: ' "$out" || true)
-	if [ -n "$first" ]; then
-		name=${first#FAIL: }
-		echo "mutant $m: killed by ${name%%: *}"
-		grep '^FAIL: ' "$out" | head -n 4 | sed 's/^/    /' || true
+	elif [ -z "$alive" ]; then
+		echo "mutant $m: killed by $by"
+		printf '%s\n' "$fails" | sed 's/^/    /'
 		nk=$((nk + 1))
+	elif [ ${#specs[@]} -gt 1 ]; then
+		echo "mutant $m: SURVIVED (not killed by: $alive)"
+		ns=$((ns + 1))
 	else
 		echo "mutant $m: SURVIVED"
 		ns=$((ns + 1))

@@ -16,6 +16,10 @@
 #            the console, so WARN/lockdep splats reach the log)
 #   ECHO=1   also copy the serial output to stdout
 #   QEMU_EXTRA  more qemu arguments
+#   E2E_STARVE=1  run qemu on one host core (the last), so that its vCPUs
+#            take turns: each is descheduled for milliseconds at a time, as
+#            on a loaded host, on demand (a check that must not depend on
+#            the host's load can be run this way)
 #   NUMA=2   a two-node guest (numa_args in common.sh: -smp 2, node 0 = CPU 0
 #            + the first 512 MiB, node 1 = CPU 1 + the rest of -m; QEMU then
 #            puts numa-node-id in the DTB, an SRAT in the ACPI tables)
@@ -70,7 +74,9 @@ fi
 # shellcheck disable=SC2206
 [ -n "${QEMU_EXTRA:-}" ] && args+=($QEMU_EXTRA)
 
-echo "qemu-system-aarch64 ${args[*]}" > "$LOG.cmd"
+qemu=(qemu-system-aarch64)
+[ "${E2E_STARVE:-0}" = 1 ] && qemu=(taskset -c "$(($(nproc) - 1))" "${qemu[@]}")
+echo "${qemu[*]} ${args[*]}" > "$LOG.cmd"
 t0=$(date +%s.%N)
 out=/dev/null
 [ "${ECHO:-0}" = 1 ] && out=/dev/stdout
@@ -91,7 +97,7 @@ cpu_children() {
 cpu_children
 c0=$CPU
 set +e
-timeout "${TIMEOUT:-300}" qemu-system-aarch64 "${args[@]}" < /dev/null 2>&1 |
+timeout "${TIMEOUT:-300}" "${qemu[@]}" "${args[@]}" < /dev/null 2>&1 |
 	tr -d '\r' | tee "$LOG" > "$out"
 rc=${PIPESTATUS[0]}
 set -e

@@ -32,11 +32,13 @@
 #                     (by the guest times timings.txt recorded for each
 #                     script on the same boot); the results are printed
 #                     in that order
-#   E2E_PLAN="K/FW[=MESH,...][+keep] ..."  instead of KERNEL, FW and
-#                     MESH_SUBSET: these kernel/firmware pairs ("stages"),
-#                     each with its own mesh subset (none: every mesh;
-#                     +keep: as MESH_SUBSET_KEEP=1), all in one pool of
-#                     E2E_JOBS guests (make check)
+#   E2E_PLAN="K/FW[=MESH,...][+keep][:TEST,...] ..."  instead of KERNEL,
+#                     FW and MESH_SUBSET: these kernel/firmware pairs
+#                     ("stages"), each with its own mesh subset (none: every
+#                     mesh; +keep: as MESH_SUBSET_KEEP=1) and, after ":",
+#                     its own scripts (exact names, within TESTS; none:
+#                     every selected one), all in one pool of E2E_JOBS
+#                     guests (make check)
 #   E2E_STAGE_TIMEOUT=S  a stage's boots stop when S seconds of its own
 #                     running time (time with at least one of its boots
 #                     running) are used up; later boots are not run (FAIL)
@@ -124,11 +126,16 @@ in_list() { # WORD LIST...
 # The run's (kernel, firmware) pairs and each one's mesh subset: E2E_PLAN
 # (make check's single pool of every e2e stage) or KERNEL x FW with
 # MESH_SUBSET and MESH_SUBSET_KEEP
-declare -A PSUB=() PKEEP=()
+declare -A PSUB=() PKEEP=() PTESTS=()
 if [ -n "${E2E_PLAN:-}" ]; then
 	KERNELS=()
 	FWS=()
 	for e in $E2E_PLAN; do
+		tl=
+		case $e in *:*)
+			tl=${e#*:}
+			e=${e%%:*} ;;
+		esac
 		kf=${e%%=*}
 		kf=${kf%+keep}
 		k=${kf%/*}
@@ -144,6 +151,7 @@ if [ -n "${E2E_PLAN:-}" ]; then
 		PSUB[$kf]=${sub//,/ }
 		PKEEP[$kf]=0
 		case $e in *+keep) PKEEP[$kf]=1 ;; esac
+		PTESTS[$kf]=${tl//,/ }
 		in_list "$k" "${KERNELS[@]}" || KERNELS+=("$k")
 		in_list "$fw" "${FWS[@]}" || FWS+=("$fw")
 	done
@@ -288,9 +296,17 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 		fi
 		H_subfw=${HDR[subset-fw]:-}
 		H_subx=${HDR[subset-meshes]:-}
+		# the kernels of "# subset-kernels:" that run this script
 		H_subk=
 		for x in ${HDR[subset-kernels]:-}; do
-			in_list "$x" "${KERNELS[@]}" && H_subk="$H_subk $x"
+			for fw in "${FWS[@]}"; do
+				[ -n "${PSUB[$x/$fw]+set}" ] || continue
+				# shellcheck disable=SC2086 # a list of names
+				[ -z "${PTESTS[$x/$fw]:-}" ] ||
+					in_list "$name" ${PTESTS[$x/$fw]} || continue
+				H_subk="$H_subk $x"
+				break
+			done
 		done
 		faults=${HDR[faults]:-}
 		tk=${HDR[kernels]:-}
@@ -310,6 +326,9 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 				# shellcheck disable=SC2086
 				[ -n "$tf" ] && ! in_list "$fw" $tf && continue
 				[ -n "${PSUB[$k/$fw]+set}" ] || continue
+				# shellcheck disable=SC2086 # a list of names
+				[ -z "${PTESTS[$k/$fw]:-}" ] ||
+					in_list "$name" ${PTESTS[$k/$fw]} || continue
 				script_meshes "$k/$fw"
 				for m in $SM; do
 					mn=${m##*/}
@@ -329,6 +348,17 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 				done
 			done
 		done
+	done
+done
+# a plan's script that does not exist would silently not run
+for kf in "${!PTESTS[@]}"; do
+	# shellcheck disable=SC2086 # a list of names
+	for x in ${PTESTS[$kf]}; do
+		[ -n "${SRC[/e2e/$x.sh]:-}" ] || selected "$x" || continue
+		[ -n "${SRC[/e2e/$x.sh]:-}" ] && continue
+		log "e2e: E2E_PLAN $kf: no guest test named $x"
+		echo "e2e: 0 passed, 1 failed, 0 skipped"
+		exit 1
 	done
 done
 if [ "$ntests" -eq 0 ]; then

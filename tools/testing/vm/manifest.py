@@ -136,7 +136,7 @@ def mesh_facts(i, m, kernel, aliases):
         if x * y > 1 and ay * x + ax != n["y"] * x + n["x"]:
             misplaced += 1
     irqs = [n["opts"].get("irq") for n in dtc
-            if n["opts"].get("irq", "none") != "none"]
+            if n["opts"].get("irq", "none") not in ("none", "defer")]
 
     def domain(n):
         """DTC domain of a node's XP: the DTC on it, a domain line, the
@@ -173,6 +173,7 @@ def mesh_facts(i, m, kernel, aliases):
                        if armcmn_multidtc_bug(kernel) else 0),
         irqs=len(set(irqs)), shared_irq=len(irqs) != len(set(irqs)),
         noirq=sum(1 for n in dtc if n["opts"].get("irq") == "none"),
+        defer=sum(1 for n in dtc if n["opts"].get("irq") == "defer"),
         irq_domains=len(irq_domains),
         aliases=len(hnf_al),
         aliases_occ=sum(1 for a in hnf_al if a["event"] == "0x0f"),

@@ -10,7 +10,9 @@ writes, into --out-dir:
                ``uid=`` on every ``mesh`` line and ``irq=`` on every DTC node
                line (values the firmware description below also uses), for
                the model's debugfs ``load`` file; a DTC with ``irq=none``
-               keeps it and gets no interrupt in the firmware (a fault)
+               keeps it and gets no interrupt in the firmware (a fault); one
+               with ``irq=defer`` keeps it and gets an interrupt that Linux
+               can never resolve (a fault, see "Deferred interrupts" below)
   cmn.dtsi     (--fw dt) a ``/ { ... };`` block to append to the dts of QEMU's
                own dumped DTB: a reserved-memory no-map region per mesh and an
                ``arm,cmn-600`` node per mesh (reg, one SPI per DTC in DTC-lid
@@ -24,6 +26,19 @@ appears once per DTC in the interrupt list (DT ``interrupts``, ACPI
 ``Interrupt`` descriptors), as on a CMN-600 whose DTC interrupts are wired
 to one SPI. Meshes never share an SPI.
   boot.env     shell variables for the boot: MEM_MB (QEMU -m), NMESH, BASES
+
+Deferred interrupts: a DTC with ``irq=defer`` is given an interrupt of a
+controller that never gets an irq domain, so that the kernel's lookup of it
+(``platform_get_irq*()``) returns -EPROBE_DEFER for as long as the guest
+runs, and the driver's probe is deferred. DT: the mesh node lists its
+interrupts with ``interrupts-extended``, the GIC (``GIC_PATH``) for the
+others and, for this one, a node ``cmn-defer-irqc`` marked
+``interrupt-controller`` with ``status = "disabled"``: no driver sets up a
+disabled controller, and fw_devlink makes no link to a disabled supplier,
+so the driver core does call the driver's probe (a supplier link would
+hold the probe back before it runs). ACPI: the ``Interrupt`` descriptor
+names the device ``\\_SB.CMDF`` as its ResourceSource, a device with a
+``_HID`` no driver matches: ``acpi_irq_get()`` finds no irq domain for it.
 
 Placement:
   dt    regions are carved from the top of the 1 GiB of guest RAM
@@ -55,6 +70,10 @@ DEFAULT_SIZE = 0x4000000
 ROOT_SIZE = 0x4000
 FIRST_SPI = 200                # virt uses SPIs 0..47 (+112..175 platform bus)
 MAX_SPI = 255                  # virt's GIC has 256 SPIs
+GIC_PATH = "/intc@8000000"     # virt's GIC (v2 and v3), in QEMU's own DTB
+DEFER_NODE = "cmn-defer-irqc"  # DT: the interrupt controller that never comes
+DEFER_DEV = "CMDF"             # ACPI: likewise, \_SB.CMDF
+DEFER_HID = "CMNH0DEF"         # its _HID, which no driver matches
 REVS = ("r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1")
 
 
@@ -160,7 +179,8 @@ def default_root(m):
 def dtcs(m):
     """DTC nodes sorted by logical id (default: order of the dtc lines),
     leaving out those with irq=none: the firmware describes no interrupt
-    for them (a fault), and they keep irq=none in the resolved file."""
+    for them (a fault), and they keep irq=none in the resolved file. Those
+    with irq=defer stay (the firmware lists an interrupt for them)."""
     out = []
     for i, n in enumerate(x for x in m.nodes if x["type"] == "dtc"):
         lid = num(n["opts"]["lid"], "dtc lid", n["lineno"]) if "lid" in n["opts"] else i
@@ -184,7 +204,7 @@ def resolve(meshes, fw):
     used_spis = {}
     for m in meshes:
         for _, n in dtcs(m):
-            if "irq" in n["opts"]:
+            if "irq" in n["opts"] and n["opts"]["irq"] != "defer":
                 spi = num(n["opts"]["irq"], "dtc irq", n["lineno"])
                 if not 0 <= spi <= MAX_SPI:
                     raise MeshError(f"line {n['lineno']}: irq={spi} outside SPI 0..{MAX_SPI}")
@@ -226,8 +246,12 @@ def resolve(meshes, fw):
             else:
                 m.base = acpi_cur
                 acpi_cur = align_up(acpi_cur + m.size, ALIGN)
-        m.irqs = []
+        m.irqs = []             # SPIs the firmware gives, in DTC-lid order
+        m.ints = []             # every interrupt listed: SPI, or None (defer)
         for _, n in dtcs(m):
+            if n["opts"].get("irq") == "defer":
+                m.ints.append(None)
+                continue
             if "irq" not in n["opts"]:
                 while next_spi in used_spis:
                     next_spi += 1
@@ -236,7 +260,8 @@ def resolve(meshes, fw):
                 n["opts"]["irq"] = str(next_spi)
                 used_spis[next_spi] = m.index
             m.irqs.append(num(n["opts"]["irq"], "dtc irq", n["lineno"]))
-        if not m.irqs:
+            m.ints.append(m.irqs[-1])
+        if not m.ints:
             print(f"meshgen: mesh {m.index} (line {m.lineno}) has no DTC: "
                   "no interrupt described", file=sys.stderr)
     # overlap and placement checks
@@ -292,13 +317,23 @@ def dtsi(meshes, src):
               f"0x{m.size >> 32:x} 0x{m.size & 0xffffffff:x}>;",
               "\t\t\tno-map;", "\t\t};"]
     r.append("\t};")
+    if any(None in m.ints for m in meshes):
+        r += [f"\tcmn_defer_irqc: {DEFER_NODE} {{",
+              "\t\t/* no driver sets it up: its interrupts defer for ever */",
+              "\t\tinterrupt-controller;", "\t\t#interrupt-cells = <1>;",
+              '\t\tstatus = "disabled";', "\t};"]
     for m in meshes:
         r += [f"\tcmn@{m.base:x} {{", '\t\tcompatible = "arm,cmn-600";',
               f"\t\treg = <0x{m.base >> 32:x} 0x{m.base & 0xffffffff:x} "
               f"0x{m.size >> 32:x} 0x{m.size & 0xffffffff:x}>;"]
         if m.numa is not None:
             r.append(f"\t\tnuma-node-id = <{m.numa}>;")
-        if m.irqs:
+        if None in m.ints:
+            r.append("\t\tinterrupts-extended = " +
+                     ", ".join("<&cmn_defer_irqc 0>" if spi is None else
+                               f"<&{{{GIC_PATH}}} 0x0 {spi} 0x4>" for spi in m.ints) +
+                     ";\t/* DTC-lid order */")
+        elif m.irqs:
             r.append("\t\tinterrupts = " +
                      ", ".join(f"<0x0 {spi} 0x4>" for spi in m.irqs) +
                      ";\t/* GIC_SPI, level high, DTC-lid order */")
@@ -311,6 +346,11 @@ def asl(meshes, src):
     r = [f"/* meshgen.py: CMN-600 model meshes from {src} */",
          'DefinitionBlock ("", "SSDT", 2, "CMNHNF", "CMNMODEL", 1)', "{",
          "\tScope (\\_SB)", "\t{"]
+    if any(None in m.ints for m in meshes):
+        r += [f"\t\tDevice ({DEFER_DEV})", "\t\t{",
+              "\t\t\t/* an interrupt controller without a driver */",
+              f'\t\t\tName (_HID, "{DEFER_HID}")', "\t\t\tName (_UID, 0)",
+              "\t\t}"]
     for m in meshes:
         end = m.base + m.size - 1
         rb = m.base + m.root
@@ -327,9 +367,13 @@ def asl(meshes, src):
               "\t\t\t\tQWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,",
               "\t\t\t\t\tNonCacheable, ReadWrite, 0x0,",
               f"\t\t\t\t\t0x{rb:x}, 0x{rb + ROOT_SIZE - 1:x}, 0x0, 0x{ROOT_SIZE:x})"]
-        for spi in m.irqs:
-            r.append("\t\t\t\tInterrupt (ResourceConsumer, Level, ActiveHigh, "
-                     f"Exclusive) {{ {spi + 32} }}")
+        for spi in m.ints:
+            if spi is None:
+                r.append("\t\t\t\tInterrupt (ResourceConsumer, Level, ActiveHigh, "
+                         f'Exclusive, 0, "\\\\_SB.{DEFER_DEV}") {{ 0 }}')
+            else:
+                r.append("\t\t\t\tInterrupt (ResourceConsumer, Level, ActiveHigh, "
+                         f"Exclusive) {{ {spi + 32} }}")
         r += ["\t\t\t})", "\t\t}"]
     r += ["\t}", "}"]
     return "\n".join(r) + "\n"

@@ -289,4 +289,49 @@ if [ -z "$miss" ] &&
 else
 	bad pool/debug_every_script "${miss:-the boots of the other stages changed}"
 fi
+# make check's default debug stages (e2e-debug-lean): the plan check.sh
+# builds boots exactly the scripts it lists on each firmware, on the
+# debug kernel only, the fuzzer there and not on 6.12; the other stages
+# boot what they boot beside the whole-suite debug stages
+plan() {
+	env -u CHECK_DEBUG_LEAN_TESTS -u CHECK_DEBUG_LEAN_TESTS_DT \
+		-u CHECK_DEBUG_LEAN_MESHES -u CHECK_DEBUG_FWS -u CHECK_DEBUG_MESHES \
+		-u CHECK_KERNELS -u CHECK_FWS -u CHECK_PRIMARY -u CHECK_MESH_SUBSET \
+		CHECK_LIST_PLAN=1 "$@" "$REPO/tools/testing/build/check.sh" 2>/dev/null
+}
+lplan=$(plan CHECK_STAGES="e2e e2e-debug-lean")
+list E2E_PLAN="$lplan" > "$T/pool-lean"
+list E2E_PLAN="$(plan CHECK_STAGES="e2e e2e-debug")" > "$T/pool-full"
+miss=
+for fw in dt acpi; do
+	# the plan's scripts of debug/<fw> ...
+	want=$(tr ' ' '\n' <<<"$lplan" | sed -n "s|^debug/$fw=[^:]*:||p" | tr ',' '\n' | sort)
+	# ... and those its boots run
+	got=$(grep "^debug|$fw|" "$T/pool-lean" | tr ' ' '\n' |
+		sed -n 's|^/e2e/\(.*\)\.sh:[0-9]*$|\1|p' | sort -u)
+	[ -n "$want" ] && [ "$want" = "$got" ] ||
+		miss="$miss $fw: want $(tr '\n' ' ' <<<"$want")got $(tr '\n' ' ' <<<"$got");"
+done
+[ "$(grep -c '^debug|acpi|default|' "$T/pool-lean")" = 1 ] ||
+	miss="$miss no single debug ACPI default-mesh boot;"
+if [ -z "$miss" ]; then
+	ok pool/debug_lean_scripts
+else
+	bad pool/debug_lean_scripts "$miss"
+fi
+fuzz6=$(grep -c '^6\.12|dt|.*/60-abuse-fuzz\.sh:' "$T/pool-lean" || true)
+fuzzd=$(grep -c '^debug|dt|.*/60-abuse-fuzz\.sh:' "$T/pool-lean" || true)
+if [ "$fuzz6" = 0 ] && [ "$fuzzd" = 1 ] &&
+   cmp -s <(grep -v '^debug|' "$T/pool-lean") <(grep -v '^debug|' "$T/pool-full"); then
+	ok pool/debug_lean_others_same
+else
+	bad pool/debug_lean_others_same "fuzzer on 6.12 $fuzz6, on debug $fuzzd (want 0 1), or the other stages' boots changed"
+fi
+# a script of a plan that does not exist is an error, not a boot less
+if out=$(env -u TESTS E2E_LIST=1 E2E_PLAN="debug/dt=default+keep:00-smoke,no-such-test" \
+	"$VM/e2e.sh" 2>/dev/null 3>/dev/null) || [ "$out" != "e2e: 0 passed, 1 failed, 0 skipped" ]; then
+	bad pool/plan_unknown_script "E2E_PLAN with a script that does not exist: '$out'"
+else
+	ok pool/plan_unknown_script
+fi
 exit $rc

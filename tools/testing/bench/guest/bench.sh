@@ -19,7 +19,10 @@
 # asserts a value: a figure that cannot be measured is "n/a" with a note.
 # Knobs (from /etc/cmn/bench.conf, written by bench.sh): BENCH_N,
 # BENCH_RUNS, BENCH_ROUNDS, BENCH_LOADS, BENCH_SECS, BENCH_ROT_SECS,
-# BENCH_ROT_MS, BENCH_MUX_MS, BENCH_DUTY_TERMS, BENCH_STAT_SECS.
+# BENCH_ROT_MS, BENCH_MUX_MS, BENCH_DUTY_TERMS, BENCH_STAT_SECS, and
+# BENCH_FIGURES, the groups of figures to take (default all of "probe
+# timing mux mmio"; "read" takes only the read figures of the timed
+# rounds, for a change of the read path).
 # What is measured comes from /bench (built by bench.sh from the tree
 # being measured), not from the base initramfs.
 PATH=/bench/bin:$PATH
@@ -41,6 +44,7 @@ ROT_MS=${BENCH_ROT_MS:-10}
 MUX_MS=${BENCH_MUX_MS:-100}
 STAT_SECS=${BENCH_STAT_SECS:-10}
 DUTY_TERMS=${BENCH_DUTY_TERMS:-}
+FIGURES=${BENCH_FIGURES:-probe timing mux mmio}
 OURS_KO=/bench/arm_cmn_hnf.ko
 COUNT_KO=/bench/arm_cmn_hnf_count.ko
 ACC=/sys/kernel/debug/arm_cmn_hnf/mmio_accesses
@@ -76,6 +80,14 @@ fdiv() {
 	awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN {
 		if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a";
 		else printf "%." d "f\n", a / b }'
+}
+
+# want GROUP: is GROUP (probe, timing, mux, mmio) in BENCH_FIGURES?
+want() {
+	case " $(echo "$FIGURES" | tr ',' ' ') " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
 }
 
 pmu_of() { if [ "$1" = armcmn ]; then echo $AP; else echo $OP; fi; }
@@ -134,17 +146,32 @@ init_us() {
 	} END { if (d != "") printf "%.0f\n", d }' "$TR/trace"
 }
 
-# kmem_live: bytes of slab and kmalloc memory allocated in the trace window
-# and not freed in it (kmem tracepoints; %p pointers are hashed, but the
-# same object hashes the same within a boot)
+# kmem_live [OUT]: bytes of slab and kmalloc memory allocated in the trace
+# window and not freed in it (kmem tracepoints; %p pointers are hashed, but
+# the same object hashes the same within a boot). With OUT, also writes
+# there where those bytes come from, one line per allocating function
+# ("site <function>[ [module]] <bytes> <objects>") and per task ("comm
+# <task> <bytes> <objects>"): call_site as the tracepoint prints it less
+# its offset, the task from the trace line's "<comm>-<pid>".
 kmem_live() {
-	awk '/ (kmalloc|kmem_cache_alloc): / {
-		p = ""; b = 0
+	awk -v out="${1:-}" '/ (kmalloc|kmem_cache_alloc): / {
+		p = ""; b = 0; cs = "?"
 		for (i = 1; i <= NF; i++) {
 			if ($i ~ /^ptr=/) p = substr($i, 5)
 			if ($i ~ /^bytes_alloc=/) b = substr($i, 13)
+			if ($i ~ /^call_site=/) {
+				cs = substr($i, 11)
+				sub(/\+0x[0-9a-f]+\/0x[0-9a-f]+$/, "", cs)
+				if ($(i + 1) ~ /^\[.*\]$/) cs = cs " " $(i + 1)
+			}
 		}
-		if (p != "") live[p] = b
+		if (p == "") next
+		t = $0
+		sub(/^ +/, "", t)
+		t = substr(t, 1, index(t, " [") - 1)
+		sub(/ +$/, "", t)
+		sub(/-[0-9]+$/, "", t)
+		live[p] = b; site[p] = cs; comm[p] = t
 	}
 	/ (kfree|kmem_cache_free): / {
 		for (i = 1; i <= NF; i++)
@@ -152,9 +179,27 @@ kmem_live() {
 	}
 	/LOST [0-9]+ EVENTS/ { lost = 1 }
 	END {
-		for (p in live) s += live[p]
+		for (p in live) {
+			s += live[p]
+			sb[site[p]] += live[p]; sn[site[p]]++
+			cb[comm[p]] += live[p]; cn[comm[p]]++
+		}
+		if (out != "") {
+			for (k in sb) printf "site %s %d %d\n", k, sb[k], sn[k] > out
+			for (k in cb) printf "comm %s %d %d\n", k, cb[k], cn[k] > out
+		}
 		if (lost) print "n/a"; else printf "%.0f\n", s
 	}' "$TR/trace"
+}
+
+# kmem_top KIND FILE [N]: the N (8) largest "site" or "comm" lines of a
+# kmem_live breakdown, as "<name>=<bytes>/<objects>" on one line (biggest
+# first; spaces in names become "_")
+kmem_top() {
+	awk -v k="$1" '$1 == k { c = $(NF - 1); n = $NF; $1 = ""; $NF = ""; $(NF - 1) = ""
+		sub(/^ +/, ""); sub(/ +$/, ""); gsub(/ /, "_")
+		print c, $0 "=" c "/" n }' "$2" | sort -rn | head -n "${3:-8}" |
+		cut -d' ' -f2 | tr '\n' ' '
 }
 
 # events TOGGLE: the initcall and kmem trace events on (1) or off (0)
@@ -166,13 +211,27 @@ trace_events() {
 	done
 }
 
+# kmem_notes DRIVER FILE: notes on where the slab-kB of the median load
+# (of the "kmem <bytes>" lines of FILE, load i's breakdown in FILE.kmem<i>)
+# comes from: the largest allocating functions and tasks
+kmem_notes() {
+	local med i
+	med=$(med_of kmem "$2")
+	i=$(awk -v m="$med" '$1 == "kmem" { n++; if ($2 == m) { print n; exit } }' "$2")
+	[ -n "$i" ] && [ -f "$2.kmem$i" ] || return 0
+	bnote "slab $1: load $i of $LOADS, $med bytes live; by call site" \
+		"(bytes/objects): $(kmem_top site "$2.kmem$i" 12)"
+	bnote "slab $1: by task: $(kmem_top comm "$2.kmem$i")"
+}
+
 # probe_mem DRIVER: BENCH_LOADS load/unload cycles; medians of the module
 # init time (driver registration + probe, initcall trace events), the
 # insmod wall time, the slab/kmalloc memory the load left allocated (kmem
-# trace events) and the VmallocUsed delta of /proc/meminfo (the module's
-# own text and data are vmalloc memory). Leaves the driver loaded.
+# trace events: of every task, and of the insmod task alone) and the
+# VmallocUsed delta of /proc/meminfo (the module's own text and data are
+# vmalloc memory). Leaves the driver loaded.
 probe_mem() {
-	local d=$1 p i v0 f="$LC_TMP/probe.$1" ko out
+	local d=$1 p i v0 k f="$LC_TMP/probe.$1" ko out
 	p=$(pmu_of "$d")
 	case $d in
 	armcmn) ko=$(armcmn_ko) ;;
@@ -206,7 +265,12 @@ probe_mem() {
 		echo "vmalloc $(( $(meminfo VmallocUsed) - v0 ))" >> "$f"
 		if [ -d "$TR/events" ]; then
 			echo "init $(init_us)" >> "$f"
-			echo "kmem $(kmem_live)" >> "$f"
+			k=$(kmem_live "$f.kmem$i")
+			echo "kmem $k" >> "$f"
+			# the part the insmod task allocated: the load itself
+			[ "$k" = n/a ] || k=$(awk '$1 == "comm" && $2 == "insmod" { b = $3 }
+				END { print b + 0 }' "$f.kmem$i")
+			echo "kmemins $k" >> "$f"
 			[ -n "$(init_us)" ] || bnote "$d: no module init in the trace:" \
 				"$(grep -m 3 -e initcall -e LOST "$TR/trace" | tr '\n' ' ')"
 		fi
@@ -218,9 +282,11 @@ probe_mem() {
 		echo 1408 > "$TR/buffer_size_kb"
 		echo 1 > "$TR/tracing_on"
 	fi
+	kmem_notes "$d" "$f"
 	fig probe-us "$d" "$(med_of init "$f")"
 	fig insmod-us "$d" "$(med_of insmod "$f")"
 	fig slab-kB "$d" "$(fdiv "$(med_of kmem "$f")" 1024 1)"
+	fig slab-insmod-kB "$d" "$(fdiv "$(med_of kmemins "$f")" 1024 1)"
 	fig vmalloc-kB "$d" "$(med_of vmalloc "$f")"
 	fig module-kB "$d" "$(awk -v m="$(if [ "$d" = armcmn ]; then echo arm_cmn; else echo arm_cmn_hnf; fi)" \
 		'$1 == m { printf "%.0f\n", $2 / 1024 }' /proc/modules)"
@@ -584,10 +650,11 @@ info stat-secs "$STAT_SECS"
 info mux-ms "$MUX_MS"
 info rot-ms "$ROT_MS"
 info duty-terms "${DUTY_TERMS:--}"
+info figures "$FIGURES"
 
 # The interval overhead needs the tool's event list, which needs our PMU:
 # load it once first just for that.
-if loaded ours; then
+if want timing && loaded ours; then
 	stat_events
 	unloaded ours
 fi
@@ -595,6 +662,7 @@ fi
 ok_armcmn=1
 ok_ours=1
 for d in armcmn ours; do
+	want probe || break
 	if probe_mem "$d"; then
 		unloaded "$d"
 	else
@@ -604,20 +672,26 @@ for d in armcmn ours; do
 done
 
 ROUND=0
+want timing || want read || ROUND=$ROUNDS
 while [ $ROUND -lt "$ROUNDS" ]; do
 	ROUND=$((ROUND + 1))
-	base=$(kv busy_ms_per_s "$(cmn-bench -s "$STAT_SECS" cpu 2>&1)")
-	info "idle-ms-per-s-round$ROUND $base"
+	if want timing; then
+		base=$(kv busy_ms_per_s "$(cmn-bench -s "$STAT_SECS" cpu 2>&1)")
+		info "idle-ms-per-s-round$ROUND $base"
+	fi
 	for d in armcmn ours; do
 		loaded "$d" || { eval "ok_$d=0"; continue; }
 		timings "$d"
-		rotation "$d"
-		stat_overhead "$d" "$base"
+		if want timing; then
+			rotation "$d"
+			stat_overhead "$d" "$base"
+		fi
 		unloaded "$d"
 	done
 done
 
 for d in armcmn ours; do
+	want mux || break
 	if loaded "$d"; then
 		mux "$d"
 		duty "$d"
@@ -638,7 +712,9 @@ else
 	fail bench_ours "arm_cmn_hnf could not be measured (see the notes)"
 fi
 
-if drv_load count && lc_pmu_wait $OP && [ -f "$ACC" ]; then
+if ! want mmio; then
+	:
+elif drv_load count && lc_pmu_wait $OP && [ -f "$ACC" ]; then
 	accesses
 	drv_unload count
 	pass bench_accesses

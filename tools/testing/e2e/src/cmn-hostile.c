@@ -5,7 +5,7 @@
  * guest helpers of tools/testing/fuzz/guest.c only;
  * every answer is one line on stdout that a busybox script can compare.
  *
- *   cmn-hostile race -s SECS -m MESH SRC EV
+ *   cmn-hostile race [-g] -s SECS -m MESH SRC EV [SRC EV]...
  *       The mesh must be in race mode with its clock stopped. Opens EV,
  *       samples the truth of SRC (T0), enables EV, starts the clock
  *       ("free constant"), reads EV in a loop for SECS seconds, four reads
@@ -15,6 +15,11 @@
  *         final=<count> truth=<T1 - T0>
  *       over: reads above the truth sampled after them (after the four);
  *       nonmono: reads below the previous one.
+ *       -g: the EVs form one group (the first leads), enabled at once and
+ *       read in one read() (PERF_FORMAT_GROUP); over and nonmono count
+ *       member reads, final and truth list the members with a SRC, comma
+ *       separated. SRC "-": no truth (the cycle counter), monotonic only;
+ *       SRC "<SRC": a bound only (over counted, not in final and truth).
  *
  *   cmn-hostile seq -m MESH EV@SRC... -- OP...
  *       Opens the events disabled and runs OPs in order, the model's clock
@@ -138,27 +143,44 @@ static void parse_src(struct src *s, const char *text)
 
 static char filebuf[1 << 20];
 
-/* Sum of the truth-format lines of @text that @s selects */
-static u64 sum_lines(char *text, const struct src *s, int *matched)
+/*
+ * Sums of the truth-format lines of @text that each of the @n sources @s
+ * selects, in one pass (@sum[i], @matched[i] lines)
+ */
+static void sum_lines_n(char *text, const struct src *s, int n, u64 *sum,
+			int *matched)
 {
 	char *line, *save = NULL;
-	u64 sum = 0;
+	int i;
 
-	*matched = 0;
+	for (i = 0; i < n; i++) {
+		sum[i] = 0;
+		matched[i] = 0;
+	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char node[32], ev[32], occ[32], cnt[32];
 
 		if (sscanf(line, "%31s %31s %31s %31s", node, ev, occ, cnt) != 4)
 			continue;
-		if ((int)strtoul(ev, NULL, 16) != s->event)
-			continue;
-		if (s->node >= 0 && (int)strtoul(node, NULL, 16) != s->node)
-			continue;
-		if (s->occ >= 0 && (occ[0] == '-' || atoi(occ) != s->occ))
-			continue;
-		sum += strtoull(cnt, NULL, 10);
-		(*matched)++;
+		for (i = 0; i < n; i++) {
+			if ((int)strtoul(ev, NULL, 16) != s[i].event)
+				continue;
+			if (s[i].node >= 0 && (int)strtoul(node, NULL, 16) != s[i].node)
+				continue;
+			if (s[i].occ >= 0 && (occ[0] == '-' || atoi(occ) != s[i].occ))
+				continue;
+			sum[i] += strtoull(cnt, NULL, 10);
+			matched[i]++;
+		}
 	}
+}
+
+/* Sum of the truth-format lines of @text that @s selects */
+static u64 sum_lines(char *text, const struct src *s, int *matched)
+{
+	u64 sum;
+
+	sum_lines_n(text, s, 1, &sum, matched);
 	return sum;
 }
 
@@ -181,6 +203,21 @@ static u64 model_file_total(int mesh, const char *file, const struct src *s)
 static u64 model_total(int mesh, const struct src *s)
 {
 	return model_file_total(mesh, "truth", s);
+}
+
+/* The truth of each of the @n sources @s, from one read of the file */
+static void model_totals(int mesh, const struct src *s, int n, u64 *sum)
+{
+	int matched[MAX_EVENTS], i;
+	char path[256];
+
+	snprintf(path, sizeof(path), G_MODEL "/mesh%d/truth", mesh);
+	if (g_read_file(path, filebuf, sizeof(filebuf)) <= 0)
+		g_die("cannot read %s", path);
+	sum_lines_n(filebuf, s, n, sum, matched);
+	for (i = 0; i < n; i++)
+		if (!matched[i])
+			g_die("no line for event %d in %s", s[i].event, path);
 }
 
 /* ---- events --------------------------------------------------------------- */
@@ -227,14 +264,20 @@ static void parse_ev(struct ev *e, const char *spec)
 	e->fd = -1;
 }
 
-static void open_ev(struct ev *e)
+/* open @e in the group led by @group_fd (-1: alone) */
+static void open_group_ev(struct ev *e, int group_fd)
 {
 	int cpu = pmu_number(e->pmu, "cpumask");
 
-	e->fd = (int)syscall(__NR_perf_event_open, &e->attr, -1, cpu < 0 ? 0 : cpu, -1,
-			     PERF_FLAG_FD_CLOEXEC);
+	e->fd = (int)syscall(__NR_perf_event_open, &e->attr, -1, cpu < 0 ? 0 : cpu,
+			     group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (e->fd < 0)
 		g_die("perf_event_open %s:0x%llx: %s", e->pmu, e->attr.config, strerror(errno));
+}
+
+static void open_ev(struct ev *e)
+{
+	open_group_ev(e, -1);
 }
 
 static u64 read_ev3(const struct ev *e, u64 *ena, u64 *run)
@@ -263,63 +306,133 @@ static void ioctl_ev(const struct ev *e, bool on)
 
 /* ---- race ----------------------------------------------------------------- */
 
+/* race -g: the group's counts in one read (PERF_FORMAT_GROUP) */
+static void read_group(const struct ev *leader, int nev, u64 *val)
+{
+	u64 buf[1 + MAX_EVENTS];
+	ssize_t len = (ssize_t)sizeof(u64) * (1 + nev);
+	int i;
+
+	if (read(leader->fd, buf, len) != len)
+		g_die("group read: %s", strerror(errno));
+	if (buf[0] != (u64)nev)
+		g_die("group read: %llu members, not %d", buf[0], nev);
+	for (i = 0; i < nev; i++)
+		val[i] = buf[1 + i];
+}
+
+static void race_read(struct ev *ev, int nev, bool group, u64 *val)
+{
+	int i;
+
+	if (group) {
+		read_group(&ev[0], nev, val);
+		return;
+	}
+	for (i = 0; i < nev; i++)
+		val[i] = read_ev(&ev[i]);
+}
+
 static int cmd_race(int argc, char **argv)
 {
-	u64 t0, t, c, prev = 0, reads = 0, over = 0, maxover = 0, nonmono = 0, maxdrop = 0;
+	u64 t0[MAX_EVENTS], t[MAX_EVENTS], prev[MAX_EVENTS] = {}, c[MAX_EVENTS];
+	u64 reads = 0, over = 0, maxover = 0, nonmono = 0, maxdrop = 0;
+	static u64 burst[RACE_BURST][MAX_EVENTS];
+	bool truth[MAX_EVENTS], exact[MAX_EVENTS], group = false;
+	struct ev ev[MAX_EVENTS];
+	struct src src[MAX_EVENTS];
+	const char *sep;
 	double secs = 0, end;
-	struct src src;
-	struct ev e;
-	int mesh = 0, opt;
+	int mesh = 0, opt, nev, i;
+	unsigned int k;
 
-	while ((opt = getopt(argc, argv, "s:m:")) != -1) {
-		if (opt == 's')
+	while ((opt = getopt(argc, argv, "gs:m:")) != -1) {
+		if (opt == 'g')
+			group = true;
+		else if (opt == 's')
 			secs = strtod(optarg, NULL);
 		else if (opt == 'm')
 			mesh = (int)g_num(optarg);
 		else
-			g_die("race: -s SECS -m MESH SRC EV");
+			g_die("race: [-g] -s SECS -m MESH SRC EV [SRC EV]...");
 	}
-	if (optind + 2 != argc || secs <= 0)
-		g_die("race: -s SECS -m MESH SRC EV");
-	parse_src(&src, argv[optind]);
-	parse_ev(&e, argv[optind + 1]);
-	open_ev(&e);
-	t0 = model_total(mesh, &src);
-	ioctl_ev(&e, true);
+	nev = (argc - optind) / 2;
+	if ((argc - optind) % 2 || nev < 1 || nev > MAX_EVENTS || secs <= 0 ||
+	    (nev > 1 && !group))
+		g_die("race: [-g] -s SECS -m MESH SRC EV [SRC EV]...");
+	for (i = 0; i < nev; i++) {
+		const char *text = argv[optind + 2 * i];
+
+		truth[i] = strcmp(text, "-");
+		exact[i] = truth[i] && text[0] != '<';
+		if (truth[i])
+			parse_src(&src[i], text + !exact[i]);
+		parse_ev(&ev[i], argv[optind + 2 * i + 1]);
+		if (group) {
+			ev[i].attr.read_format = PERF_FORMAT_GROUP;
+			ev[i].attr.disabled = !i;
+		}
+		open_group_ev(&ev[i], group && i ? ev[0].fd : -1);
+	}
+	/* the members without a truth count the first source again, unused */
+	for (i = 0; i < nev; i++)
+		if (!truth[i])
+			src[i] = src[0];
+	if (!truth[0])
+		g_die("race: the first event needs a source");
+	model_totals(mesh, src, nev, t0);
+	if (ioctl(ev[0].fd, PERF_EVENT_IOC_ENABLE, group ? PERF_IOC_FLAG_GROUP : 0))
+		g_die("ioctl: %s", strerror(errno));
 	write_model("clock", "free constant");
 	end = g_now() + secs;
 	while (g_now() < end) {
-		u64 burst[RACE_BURST];
-		unsigned int k;
-
 		/* back-to-back reads, then the truth that bounds them all */
 		for (k = 0; k < RACE_BURST; k++)
-			burst[k] = read_ev(&e);
-		t = model_total(mesh, &src) - t0;
+			race_read(ev, nev, group, burst[k]);
+		model_totals(mesh, src, nev, t);
+		for (i = 0; i < nev; i++)
+			t[i] -= t0[i];
 		for (k = 0; k < RACE_BURST; k++) {
-			c = burst[k];
 			reads++;
-			if (c < prev) {
-				nonmono++;
-				if (prev - c > maxdrop)
-					maxdrop = prev - c;
+			for (i = 0; i < nev; i++) {
+				u64 v = burst[k][i];
+
+				if (v < prev[i]) {
+					nonmono++;
+					if (prev[i] - v > maxdrop)
+						maxdrop = prev[i] - v;
+				}
+				if (truth[i] && v > t[i]) {
+					over++;
+					if (v - t[i] > maxover)
+						maxover = v - t[i];
+				}
+				prev[i] = v;
 			}
-			if (c > t) {
-				over++;
-				if (c - t > maxover)
-					maxover = c - t;
-			}
-			prev = c;
 		}
 	}
 	/* the race threads deliver every carry in flight before they stop */
 	write_model("clock", "manual");
-	c = read_ev(&e);
-	t = model_total(mesh, &src) - t0;
+	race_read(ev, nev, group, c);
+	model_totals(mesh, src, nev, t);
 	printf("reads=%llu over=%llu maxover=%llu nonmono=%llu maxdrop=%llu ",
 	       reads, over, maxover, nonmono, maxdrop);
-	printf("final=%llu truth=%llu\n", c, t);
-	close(e.fd);
+	/* final and truth: the members that have a truth, in order */
+	printf("final=");
+	for (i = 0, sep = ""; i < nev; i++)
+		if (exact[i]) {
+			printf("%s%llu", sep, c[i]);
+			sep = ",";
+		}
+	printf(" truth=");
+	for (i = 0, sep = ""; i < nev; i++)
+		if (exact[i]) {
+			printf("%s%llu", sep, t[i] - t0[i]);
+			sep = ",";
+		}
+	printf("\n");
+	for (i = nev - 1; i >= 0; i--)
+		close(ev[i].fd);
 	return 0;
 }
 
