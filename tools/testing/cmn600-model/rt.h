@@ -177,7 +177,6 @@ u64 cmrt_clock_elapsed(struct cmn600_rt_mesh *m);
 /* runtime.c: interrupts */
 void cmrt_resolve_irqs(struct cmn600_rt_mesh *m);	/* process context, unlocked */
 bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid);	/* any context */
-void cmrt_reassert(struct cmn600_rt_mesh *m, unsigned int lid);	/* any context */
 void cmrt_note_raised(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits, u64 now);
 bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now);
 

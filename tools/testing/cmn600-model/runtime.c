@@ -644,25 +644,6 @@ bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 	return true;
 }
 
-/*
- * The DTC's interrupt output is a level: it stays asserted while a flag
- * is set. The model makes a line pending once per raise instead, and
- * Linux does not resend a level interrupt that came while the line was
- * disabled (a migration's disable_irq()): the kernel acknowledged it, the
- * flag is still set, and nothing would raise it again. So a flag still
- * set CMRT_IRQ_TIMEOUT_MS after its raise, on a line neither pending nor
- * being handled, is raised again, as the level would be seen again once
- * the line is enabled. Not counted in the DTC's irqs: it is the same
- * interrupt. Any context.
- */
-void cmrt_reassert(struct cmn600_rt_mesh *m, unsigned int lid)
-{
-	int irq = READ_ONCE(m->dtcs[lid].irq);
-
-	if (irq > 0 && !cmrt_irq_busy(irq))
-		cmrt_raise_irq(m, lid);
-}
-
 /* Manual step: raise, then sleep until the driver cleared the flag */
 static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 {
@@ -696,8 +677,6 @@ static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 		raw_spin_unlock_irqrestore(&m->lock, flags);
 		if (cleared)
 			return;
-		if (time_after(jiffies, start + msecs_to_jiffies(CMRT_IRQ_TIMEOUT_MS)))
-			cmrt_reassert(m, lid);
 		limit = cmrt_irq_limit_ms(READ_ONCE(dtc->irq));
 		if (time_after(jiffies, start + msecs_to_jiffies(limit))) {
 			pr_warn("mesh%u dtc%u: overflow 0x%llx not cleared within %u ms\n",
@@ -852,8 +831,6 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
 			continue;
 		dtc->wait_bits &= cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR);
 		age = now - dtc->wait_since;
-		if (dtc->wait_bits && age > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC)
-			cmrt_reassert(m, i);
 		if (dtc->wait_bits && age > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
 			limit = cmrt_irq_limit_ms(dtc->irq);
 			if (age > (u64)limit * NSEC_PER_MSEC) {
