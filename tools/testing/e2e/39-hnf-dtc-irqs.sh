@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: shared-irq 4x2-2dtc
+# subset-meshes: 4x2-2dtc@dt
 # timeout: 300
-# results: 5 + 3 * irq_domains
+# results: 5 + 4 * irq_domains
 #
 # Overflow interrupts of every DTC domain of mesh 0, with both drivers; on
 # the shared-irq mesh two DTCs raise the same SPI, and each driver must
@@ -25,6 +26,13 @@
 #                             the 40-bit cycle counters wrap too, on every
 #                             DTC, so on the shared-irq mesh both DTCs
 #                             raise the one line)
+#   armcmn/dtc<d>_served      ... and arm-cmn's handler served them: the
+#                             Linux irq of DTC d (the model's) counted
+#                             interrupts in /proc/interrupts during the
+#                             run and DTC d's pmovsr is clear after it.
+#                             arm_cmn_hnf ran first and was unloaded: a
+#                             line it leaves unstartable (on 5.10, a
+#                             sticky IRQ_NOAUTOEN) is never delivered
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
@@ -42,6 +50,12 @@ check model_load model_load || finish
 lc_set_rates 0
 lc_hnf_domains_first > "$LC_TMP/doms"
 note "mesh 0: $nirq distinct DTC interrupt(s); HN-F domains: $(lc_hnf_domains 0 | tr '\n' ';')"
+
+# irq_count IRQ: interrupts of Linux irq IRQ so far, all CPUs
+irq_count() {
+	awk -v i="$1:" '$1 == i { for (c = 2; c <= NF && $c ~ /^[0-9]+$/; c++) s += $c }
+		END { print s + 0 }' /proc/interrupts
+}
 
 # lines NAME DEVNAME: /proc/interrupts lines of the device = distinct SPIs
 lines() {
@@ -81,8 +95,12 @@ if check modprobe_arm_cmn modprobe arm-cmn && lc_pmu_wait "$C"; then
 	lines armcmn/lines "$dev"
 	while read -r d n; do
 		before=$(cat "$LC_M/mesh0/irqs")
+		irq=$(sed -n "s/^dtc$d irq=\([0-9-]*\) .*/\1/p" "$LC_M/mesh0/irq_fault")
+		s0=$(irq_count "${irq:-0}")
 		lc_wrap_check "armcmn/dtc$d" "$C" 0 hnf_cache_miss 1 "$n"
 		after=$(cat "$LC_M/mesh0/irqs")
+		s1=$(irq_count "${irq:-0}")
+		ovsr=$(sed -n "s/^dtc $d .* pmovsr=\(0x[0-9a-f]*\) .*/\1/p" "$LC_M/mesh0/counters")
 		note "arm-cmn: interrupts per DTC before: $(echo "$before" | tr '\n' ' ') after: $(echo "$after" | tr '\n' ' ')"
 		b=$(echo "$before" | awk -v d="dtc$d" '$1 == d { print $2 }')
 		a=$(echo "$after" | awk -v d="dtc$d" '$1 == d { print $2 }')
@@ -91,6 +109,14 @@ if check modprobe_arm_cmn modprobe arm-cmn && lc_pmu_wait "$C"; then
 		else
 			fail "armcmn/dtc${d}_irq" "DTC $d raised no interrupt ($b before, $a after)"
 		fi
+		note "arm-cmn: irq ${irq:-?} of DTC $d: $s0 interrupt(s) before, $s1 after; pmovsr ${ovsr:-?}"
+		if [ "${irq:-0}" -le 0 ]; then
+			fail "armcmn/dtc${d}_served" "the model resolved no Linux irq for DTC $d"
+		elif [ "$s1" -gt "$s0" ] && [ "$ovsr" = 0x0 ]; then
+			pass "armcmn/dtc${d}_served"
+		else
+			fail "armcmn/dtc${d}_served" "irq $irq: $s0 interrupt(s) before, $s1 after, pmovsr ${ovsr:-?} (want more, 0x0)"
+		fi
 	done < "$LC_TMP/doms"
 	rmmod arm_cmn
 else
@@ -98,6 +124,7 @@ else
 	while read -r d n; do
 		fail "armcmn/dtc$d/hnf_cache_miss@$n" "no $C"
 		fail "armcmn/dtc${d}_irq" "no $C"
+		fail "armcmn/dtc${d}_served" "no $C"
 	done < "$LC_TMP/doms"
 fi
 finish
