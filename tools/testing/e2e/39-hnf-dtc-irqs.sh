@@ -3,7 +3,7 @@
 # meshes: shared-irq 4x2-2dtc
 # subset-meshes: 4x2-2dtc@dt
 # timeout: 300
-# results: 5 + 4 * irq_domains
+# results: 6 + 4 * irq_domains
 #
 # Overflow interrupts of every DTC domain of mesh 0, with both drivers; on
 # the shared-irq mesh two DTCs raise the same SPI, and each driver must
@@ -12,6 +12,10 @@
 #   hnf/lines, armcmn/lines   the driver requested each distinct DTC line
 #                             once (/proc/interrupts lines of its device =
 #                             distinct SPIs of the mesh)
+#   armcmn/irq_cpu            arm-cmn is probed on the last CPU; its lines
+#                             go to its PMU's CPU (cpumask), or, with the
+#                             upstream bug irq_cpu0 (lib-armcmn.sh: 5.10),
+#                             all to CPU 0 while cpumask names the last CPU
 #   hnf/dtc<d>/<alias>@<id>   per DTC domain d (an HN-F in it, not on the
 #                             XP of a DTC n > 0): ~1.5 * 2^47 events with
 #                             bynodeid=1 on it, exact (the global counter
@@ -35,6 +39,7 @@
 #                             sticky IRQ_NOAUTOEN) is never delivered
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
+. /e2e/lib-armcmn.sh
 
 P=$(lc_pmu 0)
 C=$(lc_cmn_pmu 0)
@@ -80,8 +85,38 @@ else
 	done < "$LC_TMP/doms"
 fi
 
+# irq_cpu NAME DEVNAME PROBECPU: where arm-cmn routed its lines
+irq_cpu() {
+	local pcpu effs
+	pcpu=$(cat "/sys/bus/event_source/devices/$C/cpumask")
+	effs=$(for i in $(awk -v d="$2" '$NF == d { sub(":", "", $1); print $1 }' /proc/interrupts); do
+		cat "/proc/irq/$i/effective_affinity_list"; done | sort -u | tr '\n' ' ')
+	effs=${effs% }
+	note "arm-cmn probed on CPU $3: PMU cpumask $pcpu, lines on CPU(s) ${effs:-none}"
+	armcmn_has_bug irq_cpu0
+	case $? in
+	0)
+		if [ "$3" = 0 ]; then
+			fail "$1" "probed on CPU 0: irq_cpu0 cannot show"
+		elif [ "$pcpu" = "$3" ] && [ "$effs" = 0 ]; then
+			pass "$1"
+		else
+			fail "$1" "cpumask $pcpu, lines on ${effs:-none}; predicted (irq_cpu0) cpumask $3, lines on 0"
+		fi ;;
+	1)
+		if [ -n "$effs" ] && [ "$effs" = "$pcpu" ]; then
+			pass "$1"
+		else
+			fail "$1" "lines on ${effs:-none}, PMU cpumask $pcpu"
+		fi ;;
+	*) fail "$1" "no arm-cmn expectations for $(uname -r)" ;;
+	esac
+}
+
+# the probe runs in modprobe's task: pin it to the last CPU
+pin=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online)
 dev=
-if check modprobe_arm_cmn modprobe arm-cmn && lc_pmu_wait "$C"; then
+if check modprobe_arm_cmn taskset -c "$pin" modprobe arm-cmn && lc_pmu_wait "$C"; then
 	# arm-cmn names its interrupt after the platform device of mesh 0:
 	# DT <base>.cmn, ACPI the ARMHC600 device whose _UID is the mesh's
 	if [ "${CMN_FW:-dt}" = acpi ]; then
@@ -93,6 +128,7 @@ if check modprobe_arm_cmn modprobe arm-cmn && lc_pmu_wait "$C"; then
 		dev=$(printf '%x.cmn' "$(mesh_opt 0 base)")
 	fi
 	lines armcmn/lines "$dev"
+	irq_cpu armcmn/irq_cpu "$dev" "$pin"
 	while read -r d n; do
 		before=$(cat "$LC_M/mesh0/irqs")
 		irq=$(sed -n "s/^dtc$d irq=\([0-9-]*\) .*/\1/p" "$LC_M/mesh0/irq_fault")
@@ -121,6 +157,7 @@ if check modprobe_arm_cmn modprobe arm-cmn && lc_pmu_wait "$C"; then
 	rmmod arm_cmn
 else
 	fail armcmn/lines "no $C"
+	fail armcmn/irq_cpu "no $C"
 	while read -r d n; do
 		fail "armcmn/dtc$d/hnf_cache_miss@$n" "no $C"
 		fail "armcmn/dtc${d}_irq" "no $C"
