@@ -143,6 +143,7 @@ struct cmn600_rt_mesh {
 	struct work_struct handoff;	/* re-arms the timer on the observer */
 	bool clock_on;
 	struct list_head clock_node;	/* in running_clocks while on */
+	struct list_head irq_node;	/* in irq_meshes while it exists */
 	u32 freq_mhz;
 	u32 frac;		/* thousandths of a cycle not yet counted */
 	u64 last_ns;		/* ktime of the last expiry */

@@ -5,9 +5,11 @@
  * The model cannot trap MMIO, so it acts at step points: it reads what the
  * driver wrote (HN-F pmu_event_sel, DTM pmu_config, DTC dtc_ctl/pmcr,
  * pmovsr_clr, pmsrr), then advances time by a number of cycles and updates
- * the counters in memory. Events are produced at fixed rates (events per
- * 1000 cycles) with a remainder kept per source, so totals are exact and
- * deterministic however the time is split into steps.
+ * the counters in memory. The return of a handler of a DTC's interrupt line
+ * is a step point for that DTC's overflow flags (see irq_return()). Events
+ * are produced at fixed rates (events per 1000 cycles) with a remainder
+ * kept per source, so totals are exact and deterministic however the time
+ * is split into steps.
  *
  * A step is split into chunks that end where a global or cycle counter
  * whose overflow interrupt is enabled wraps; at the end of such a chunk the
@@ -33,6 +35,7 @@
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/irqdesc.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
@@ -958,6 +961,93 @@ static struct kprobe probes[] = {
 /* 1: registered, -1: could not be (logged once), 0: not tried yet */
 static int probe_state[ARRAY_SIZE(probes)];
 
+/*
+ * Hardware applies a write-one-to-clear of pmovsr_clr at once: the next
+ * read of pmovsr shows the flag clear, or set again by a later wrap. The
+ * model sees the write only at its next step point. An overflow handler
+ * clears the flags it served last, and with the free clock stopped (or
+ * until its next tick) nothing else would land that clear: a driver that
+ * then looked at the flags again (stop() reading the last wraps of a
+ * closing event, another handler) would find a served flag still set and
+ * count its wrap twice. So every return from the handlers of an interrupt
+ * line is a step point for the overflow flags of the model DTCs wired to
+ * that line.
+ */
+static LIST_HEAD(irq_meshes);
+static DEFINE_RAW_SPINLOCK(irq_meshes_lock);
+
+static int irq_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(struct irq_desc **)ri->data = (struct irq_desc *)regs_get_kernel_argument(regs, 0);
+	return 0;
+}
+
+static int irq_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct irq_desc *desc = *(struct irq_desc **)ri->data;
+	unsigned int irq = irq_desc_get_irq(desc), i;
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_for_each_entry(m, &irq_meshes, irq_node) {
+		raw_spin_lock(&m->lock);
+		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+			if (m->dtcs[i].present && m->dtcs[i].irq == irq)
+				cmrt_service_dtc(m, i);
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+	return 0;
+}
+
+/* handle_irq_event() runs the handlers of every flow type's line */
+static struct kretprobe irq_probe = {
+	.kp.symbol_name = "handle_irq_event",
+	.entry_handler = irq_return_entry,
+	.handler = irq_return,
+	.data_size = sizeof(struct irq_desc *),
+};
+
+/* As probe_state[], for irq_probe; under probe_mutex */
+static int irq_probe_state;
+
+/*
+ * The flags of @m are served from handler returns from now on; it fails
+ * the mesh when they cannot be, since a served flag would then read as set
+ * until the next step point.
+ */
+static int irq_watch(struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	mutex_lock(&probe_mutex);
+	if (irq_probe_state <= 0) {
+		ret = register_kretprobe(&irq_probe);
+		if (ret)
+			pr_err("no return probe on %s (%d): cannot clear overflow flags when a handler returns\n",
+			       irq_probe.kp.symbol_name, ret);
+		irq_probe_state = ret ? -1 : 1;
+	}
+	mutex_unlock(&probe_mutex);
+	if (ret)
+		return ret;
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_add(&m->irq_node, &irq_meshes);
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+	return 0;
+}
+
+static void irq_unwatch(struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_del(&m->irq_node);
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+}
+
 static void probe_register(void)
 {
 	unsigned int i;
@@ -991,6 +1081,9 @@ void cmn600_rt_exit(void)
 			unregister_kprobe(&probes[i]);
 		probe_state[i] = 0;
 	}
+	if (irq_probe_state > 0)
+		unregister_kretprobe(&irq_probe);
+	irq_probe_state = 0;
 	mutex_unlock(&probe_mutex);
 }
 
@@ -1606,6 +1699,9 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		if (m->dtcs[i].present && m->dtcs[i].has_irq)
 			m->dtcs[i].index = rank++;
 	cmrt_resolve_irqs(m);
+	ret = irq_watch(m);
+	if (ret)
+		goto err;
 	*out = m;
 	return 0;
 
@@ -1623,6 +1719,7 @@ void cmn600_rt_destroy(struct cmn600_rt_mesh *m)
 	if (!m)
 		return;
 	cmn600_rt_clock_stop(m);
+	irq_unwatch(m);
 	memunmap(m->va);
 	kvfree(m->reset);
 	kfree(m->hnfs);
