@@ -74,6 +74,8 @@ struct cmrt_dtc {
 	u64 stuck;		/* pmovsr bits that pmovsr_clr cannot clear */
 	u64 spurious;		/* interrupts raised with no pmovsr bit */
 	u64 storm_raises;	/* raises of the last stuck-bit storm */
+	u64 offs;		/* irq_fault "off" windows run */
+	u64 reasserts;		/* raised again when its line was enabled */
 	const char *storm_end;	/* how it ended, NULL: none yet */
 };
 

@@ -1009,26 +1009,90 @@ static struct kretprobe irq_probe = {
 	.data_size = sizeof(struct irq_desc *),
 };
 
-/* As probe_state[], for irq_probe; under probe_mutex */
-static int irq_probe_state;
+/*
+ * The overflow interrupt is a level: it is asserted while a flag is set and
+ * pmcr.ovfl_intr_en is on. The model makes it pending once per flag, and
+ * Linux does not resend a level interrupt that came while its line was
+ * disabled: a lazy disable_irq() takes the pending state and masks the
+ * line, and enable_irq() drops it, trusting the level to be seen again
+ * when the line is unmasked. So when a line is enabled, each model DTC on
+ * it whose level is high makes it pending again, unless it is pending or
+ * being handled already.
+ */
+/* The DTC's overflow interrupt output is asserted (m->lock held) */
+static bool dtc_level(struct cmn600_rt_mesh *m, const struct cmrt_dtc *dtc)
+{
+	return (cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) & CMN600M_PMOVSR_ALL) &&
+	       (cmrt_rd(m, dtc->off + CMN600M_DTC_PMCR) & CMN600M_PMCR_OVFL_INTR_EN);
+}
+
+static int irq_enable_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(unsigned int *)ri->data = (unsigned int)regs_get_kernel_argument(regs, 0);
+	return 0;
+}
+
+static int irq_enabled(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned int irq = *(unsigned int *)ri->data, i;
+	struct irq_data *d = irq_get_irq_data(irq);
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+
+	/* still disabled: enable_irq() calls nest */
+	if (!d || irqd_irq_disabled(d))
+		return 0;
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_for_each_entry(m, &irq_meshes, irq_node) {
+		raw_spin_lock(&m->lock);
+		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+			struct cmrt_dtc *dtc = &m->dtcs[i];
+
+			if (!dtc->present || dtc->irq != (int)irq)
+				continue;
+			cmrt_service_dtc(m, i);
+			if (dtc_level(m, dtc) && !cmrt_irq_busy(irq) && cmrt_raise_irq(m, i))
+				dtc->reasserts++;
+		}
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+	return 0;
+}
+
+static struct kretprobe enable_probe = {
+	.kp.symbol_name = "enable_irq",
+	.entry_handler = irq_enable_entry,
+	.handler = irq_enabled,
+	.data_size = sizeof(unsigned int),
+};
+
+static struct kretprobe *const irq_probes[] = { &irq_probe, &enable_probe };
+
+/* As probe_state[], for irq_probes[]; under probe_mutex */
+static int irq_probe_state[ARRAY_SIZE(irq_probes)];
 
 /*
- * The flags of @m are served from handler returns from now on; it fails
- * the mesh when they cannot be, since a served flag would then read as set
- * until the next step point.
+ * The flags of @m are served from handler returns, and its levels seen
+ * again when a line is enabled, from now on; it fails the mesh when they
+ * cannot be, since a served flag would then read as set until the next
+ * step point, and a level raised while its line was disabled be lost.
  */
 static int irq_watch(struct cmn600_rt_mesh *m)
 {
 	unsigned long flags;
+	unsigned int i;
 	int ret = 0;
 
 	mutex_lock(&probe_mutex);
-	if (irq_probe_state <= 0) {
-		ret = register_kretprobe(&irq_probe);
+	for (i = 0; i < ARRAY_SIZE(irq_probes) && !ret; i++) {
+		if (irq_probe_state[i] > 0)
+			continue;
+		ret = register_kretprobe(irq_probes[i]);
 		if (ret)
-			pr_err("no return probe on %s (%d): cannot clear overflow flags when a handler returns\n",
-			       irq_probe.kp.symbol_name, ret);
-		irq_probe_state = ret ? -1 : 1;
+			pr_err("no return probe on %s (%d): overflow interrupts cannot be modelled\n",
+			       irq_probes[i]->kp.symbol_name, ret);
+		irq_probe_state[i] = ret ? -1 : 1;
 	}
 	mutex_unlock(&probe_mutex);
 	if (ret)
@@ -1081,9 +1145,11 @@ void cmn600_rt_exit(void)
 			unregister_kprobe(&probes[i]);
 		probe_state[i] = 0;
 	}
-	if (irq_probe_state > 0)
-		unregister_kretprobe(&irq_probe);
-	irq_probe_state = 0;
+	for (i = 0; i < ARRAY_SIZE(irq_probes); i++) {
+		if (irq_probe_state[i] > 0)
+			unregister_kretprobe(irq_probes[i]);
+		irq_probe_state[i] = 0;
+	}
 	mutex_unlock(&probe_mutex);
 }
 
