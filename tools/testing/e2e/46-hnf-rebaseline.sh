@@ -92,14 +92,7 @@ cp "$LC_M/mesh0/counted" "$LC_TMP/counted1"
 i1=$(irqs)
 note "overflow interrupts $i0 -> $i1; count: $(tr '\n' ';' < "$LC_TMP/run.out")"
 check_range stopped/wraps $((i1 - i0)) 20 1000000000
-# "dtc <lid> ... pmovsr=0x<flags> ...": the DTCs whose flags read set
-set_flags=$(awk '$1 == "dtc" { for (i = 3; i <= NF; i++) if ($i ~ /^pmovsr=/ && $i != "pmovsr=0x0") print $2 ":" $i }' "$LC_TMP/ctrs" | tr '\n' ' ')
-ndtcs=$(grep -c '^dtc ' "$LC_TMP/ctrs")
-if [ "$ndtcs" -eq 0 ]; then
-	fail stopped/pmovsr "no DTC in mesh0/counters"
-else
-	check_eq stopped/pmovsr "${set_flags:-none}" none
-fi
+check_eq stopped/pmovsr "$(lc_flags_set "$LC_TMP/ctrs")" none
 got=$(sed -n 1p "$LC_TMP/run.out" | cut -d' ' -f1)
 want=$(lc_u64 sub "$(lc_truth -f "$LC_TMP/counted1" 7)" "$(lc_truth -f "$LC_TMP/counted0" 7)")
 if [ "$want" = 0 ]; then
