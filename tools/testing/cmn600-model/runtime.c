@@ -5,8 +5,8 @@
  * The model cannot trap MMIO, so it acts at step points: it reads what the
  * driver wrote (HN-F pmu_event_sel, DTM pmu_config, DTC dtc_ctl/pmcr,
  * pmovsr_clr, pmsrr), then advances time by a number of cycles and updates
- * the counters in memory. The return of a handler of a DTC's interrupt line
- * is a step point for that DTC's overflow flags (see irq_return()). Events
+ * the counters in memory. The end of the handlers of a DTC's interrupt line
+ * is a step point for that DTC's overflow flags (see irq_handled()). Events
  * are produced at fixed rates (events per 1000 cycles) with a remainder
  * kept per source, so totals are exact and deterministic however the time
  * is split into steps.
@@ -35,7 +35,6 @@
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
-#include <linux/irqdesc.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
@@ -969,25 +968,23 @@ static int probe_state[ARRAY_SIZE(probes)];
  * until its next tick) nothing else would land that clear: a driver that
  * then looked at the flags again (stop() reading the last wraps of a
  * closing event, another handler) would find a served flag still set and
- * count its wrap twice. So every return from the handlers of an interrupt
- * line is a step point for the overflow flags of the model DTCs wired to
- * that line.
+ * count its wrap twice. So the end of the handlers of an interrupt line is
+ * a step point for the overflow flags of the model DTCs wired to it: a
+ * probe on add_interrupt_randomness(), which handle_irq_event_percpu()
+ * calls after the handlers of every flow type, with the line's descriptor
+ * unlocked (the model raises interrupts under its own lock, which must not
+ * nest inside a descriptor's), and which lives in another file, so it is
+ * never inlined there.
  */
 static LIST_HEAD(irq_meshes);
 static DEFINE_RAW_SPINLOCK(irq_meshes_lock);
 
-static int irq_return_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int irq_handled(struct kprobe *p, struct pt_regs *regs)
 {
-	*(struct irq_desc **)ri->data = (struct irq_desc *)regs_get_kernel_argument(regs, 0);
-	return 0;
-}
-
-static int irq_return(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct irq_desc *desc = *(struct irq_desc **)ri->data;
-	unsigned int irq = irq_desc_get_irq(desc), i;
+	int irq = (int)regs_get_kernel_argument(regs, 0);
 	struct cmn600_rt_mesh *m;
 	unsigned long flags;
+	unsigned int i;
 
 	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
 	list_for_each_entry(m, &irq_meshes, irq_node) {
@@ -1001,24 +998,11 @@ static int irq_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* handle_irq_event() runs the handlers of every flow type's line */
-static struct kretprobe irq_probe = {
-	.kp.symbol_name = "handle_irq_event",
-	.entry_handler = irq_return_entry,
-	.handler = irq_return,
-	.data_size = sizeof(struct irq_desc *),
+static struct kprobe handled_probe = {
+	.symbol_name = "add_interrupt_randomness",
+	.pre_handler = irq_handled,
 };
 
-/*
- * The overflow interrupt is a level: it is asserted while a flag is set and
- * pmcr.ovfl_intr_en is on. The model makes it pending once per flag, and
- * Linux does not resend a level interrupt that came while its line was
- * disabled: a lazy disable_irq() takes the pending state and masks the
- * line, and enable_irq() drops it, trusting the level to be seen again
- * when the line is unmasked. So when a line is enabled, each model DTC on
- * it whose level is high makes it pending again, unless it is pending or
- * being handled already.
- */
 /* The DTC's overflow interrupt output is asserted (m->lock held) */
 static bool dtc_level(struct cmn600_rt_mesh *m, const struct cmrt_dtc *dtc)
 {
@@ -1026,6 +1010,17 @@ static bool dtc_level(struct cmn600_rt_mesh *m, const struct cmrt_dtc *dtc)
 	       (cmrt_rd(m, dtc->off + CMN600M_DTC_PMCR) & CMN600M_PMCR_OVFL_INTR_EN);
 }
 
+/*
+ * The overflow interrupt is a level: it is asserted while a flag is set and
+ * pmcr.ovfl_intr_en is on. The model makes it pending once per flag, and
+ * Linux does not resend a level interrupt that came while its line was
+ * disabled: a lazy disable_irq() takes the pending state and masks the
+ * line, and enable_irq() drops it, trusting the level to be seen again
+ * when the line is unmasked. So when enable_irq() has returned (the
+ * descriptor unlocked again), each model DTC on the line whose level is
+ * high makes it pending again, unless it is pending or being handled
+ * already.
+ */
 static int irq_enable_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	*(unsigned int *)ri->data = (unsigned int)regs_get_kernel_argument(regs, 0);
@@ -1067,36 +1062,37 @@ static struct kretprobe enable_probe = {
 	.data_size = sizeof(unsigned int),
 };
 
-static struct kretprobe *const irq_probes[] = { &irq_probe, &enable_probe };
-
-/* As probe_state[], for irq_probes[]; under probe_mutex */
-static int irq_probe_state[ARRAY_SIZE(irq_probes)];
+/* 1: registered, -1: could not be, 0: not tried yet; under probe_mutex */
+static int handled_state, enable_state;
 
 /*
- * The flags of @m are served from handler returns, and its levels seen
+ * The flags of @m are served when handlers return, and its levels seen
  * again when a line is enabled, from now on; it fails the mesh when they
  * cannot be, since a served flag would then read as set until the next
  * step point, and a level raised while its line was disabled be lost.
  */
 static int irq_watch(struct cmn600_rt_mesh *m)
 {
+	const char *name = NULL;
 	unsigned long flags;
-	unsigned int i;
 	int ret = 0;
 
 	mutex_lock(&probe_mutex);
-	for (i = 0; i < ARRAY_SIZE(irq_probes) && !ret; i++) {
-		if (irq_probe_state[i] > 0)
-			continue;
-		ret = register_kretprobe(irq_probes[i]);
-		if (ret)
-			pr_err("no return probe on %s (%d): overflow interrupts cannot be modelled\n",
-			       irq_probes[i]->kp.symbol_name, ret);
-		irq_probe_state[i] = ret ? -1 : 1;
+	if (handled_state <= 0) {
+		ret = register_kprobe(&handled_probe);
+		handled_state = ret ? -1 : 1;
+		name = handled_probe.symbol_name;
+	}
+	if (!ret && enable_state <= 0) {
+		ret = register_kretprobe(&enable_probe);
+		enable_state = ret ? -1 : 1;
+		name = enable_probe.kp.symbol_name;
 	}
 	mutex_unlock(&probe_mutex);
-	if (ret)
+	if (ret) {
+		pr_err("no probe on %s (%d): overflow interrupts cannot be modelled\n", name, ret);
 		return ret;
+	}
 	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
 	list_add(&m->irq_node, &irq_meshes);
 	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
@@ -1145,11 +1141,12 @@ void cmn600_rt_exit(void)
 			unregister_kprobe(&probes[i]);
 		probe_state[i] = 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(irq_probes); i++) {
-		if (irq_probe_state[i] > 0)
-			unregister_kretprobe(irq_probes[i]);
-		irq_probe_state[i] = 0;
-	}
+	if (handled_state > 0)
+		unregister_kprobe(&handled_probe);
+	if (enable_state > 0)
+		unregister_kretprobe(&enable_probe);
+	handled_state = 0;
+	enable_state = 0;
 	mutex_unlock(&probe_mutex);
 }
 
