@@ -1163,9 +1163,14 @@ static enum hrtimer_restart clock_expiry(struct hrtimer *timer)
 	}
 	now = cmrt_clock_elapsed(m);
 	if (observer_cpu(m) != smp_processor_id()) {
-		/* the interrupt moved (affinity, hotplug): follow it */
-		queue_work(system_wq, &m->handoff);
 		raw_spin_unlock_irqrestore(&m->lock, flags);
+		/*
+		 * The interrupt moved (affinity, hotplug): follow it. Queued
+		 * outside the mesh's lock, which the catch-up probe takes under
+		 * perf's context lock: the workqueue's locks (and the wakeup's)
+		 * must not nest inside it.
+		 */
+		queue_work(system_wq, &m->handoff);
 		return HRTIMER_NORESTART;
 	}
 	free_tick(m, now);
@@ -1256,9 +1261,9 @@ void cmn600_rt_clock_stop(struct cmn600_rt_mesh *m)
 	m->clock_on = false;
 	raw_spin_unlock(&m->lock);
 	raw_spin_unlock_irqrestore(&clocks_lock, flags);
-	/* an expiry that saw clock_on queued the work before we took the lock */
-	cancel_work_sync(&m->handoff);
+	/* an expiry that saw clock_on may still queue the hand-off: wait for it */
 	hrtimer_cancel(&m->timer);
+	cancel_work_sync(&m->handoff);
 	raw_spin_lock_irqsave(&m->lock, flags);
 	m->pending = 0;
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
