@@ -15,9 +15,14 @@
  *           is disabled (disable_irq(), or the kernel's spurious-interrupt
  *           detector), or the model gives up after a number of raises.
  *
- * Both run in the writer's context, which sleeps between raises: the
+ * off       the DTC's line is disabled for a while (disable_irq(), as a
+ *           driver's migration or the kernel's spurious detector does):
+ *           flags raised meanwhile are seen when it is enabled again,
+ *           since the line is a level (runtime.c, irq_enabled()).
+ *
+ * All run in the writer's context, which sleeps between raises: the
  * model never loops with interrupts off, so only the driver's handling can
- * keep a CPU busy. Both return when the fault has run its course.
+ * keep a CPU busy. Each returns when the fault has run its course.
  */
 
 #define pr_fmt(fmt) "cmn600_model: " fmt
@@ -36,6 +41,7 @@
 #define STORM_DEFAULT_LIMIT	20000
 #define STORM_MAX_LIMIT		90000	/* below the kernel's 99900-of-100000 */
 #define STORM_MAX_MS		30000
+#define OFF_MAX_MS		5000
 
 /* Sleep until @irq was delivered and handled, at most @ms; false on timeout */
 static bool irq_wait_idle(int irq, unsigned int ms)
@@ -198,6 +204,34 @@ int cmn600_rt_irq_stuck(struct cmn600_rt_mesh *m, unsigned int lid, unsigned int
 }
 
 /**
+ * cmn600_rt_irq_off() - disable a DTC's interrupt line for a while
+ * @m: the mesh
+ * @lid: the DTC
+ * @ms: how long, 1..OFF_MAX_MS
+ *
+ * Process context; returns once the line is enabled again. Return: 0,
+ * -EINVAL or -ENXIO.
+ */
+int cmn600_rt_irq_off(struct cmn600_rt_mesh *m, unsigned int lid, u32 ms)
+{
+	unsigned long flags;
+	int irq, ret;
+
+	if (!ms || ms > OFF_MAX_MS)
+		return -EINVAL;
+	ret = fault_dtc(m, lid, &irq);
+	if (ret)
+		return ret;
+	disable_irq(irq);
+	msleep(ms);
+	enable_irq(irq);
+	raw_spin_lock_irqsave(&m->lock, flags);
+	m->dtcs[lid].offs++;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	return 0;
+}
+
+/**
  * cmn600_rt_irq_clear() - unstick every stuck flag (and clear it)
  * @m: the mesh
  */
@@ -228,10 +262,11 @@ static void show_irq_fault(struct seq_file *s, struct cmn600_rt_mesh *m)
 
 		if (!dtc->present)
 			continue;
-		seq_printf(s, "dtc%u irq=%d spurious=%llu stuck=0x%llx storm_raises=%llu storm_end=%s\n",
+		seq_printf(s, "dtc%u irq=%d spurious=%llu stuck=0x%llx storm_raises=%llu storm_end=%s offs=%llu reasserts=%llu\n",
 			   i, dtc->irq, (unsigned long long)dtc->spurious,
 			   (unsigned long long)dtc->stuck, (unsigned long long)dtc->storm_raises,
-			   dtc->storm_end ? dtc->storm_end : "-");
+			   dtc->storm_end ? dtc->storm_end : "-", (unsigned long long)dtc->offs,
+			   (unsigned long long)dtc->reasserts);
 	}
 }
 

@@ -279,12 +279,13 @@ static int race_cmd(struct cmn600_rt_mesh *m, char *text)
 
 /*
  * irq_fault: "spurious [dtc=<lid>] [count=<n>]", "stuck [dtc=<lid>]
- * [bit=<0..8>] [limit=<n>]" or "clear". Runs with the model's mutex held,
- * so other debugfs users wait until a storm has ended.
+ * [bit=<0..8>] [limit=<n>]", "off [dtc=<lid>] ms=<n>" or "clear". Runs
+ * with the model's mutex held, so other debugfs users wait until a storm
+ * or an off window has ended.
  */
 static int irq_fault_cmd(struct cmn600_rt_mesh *m, char *text)
 {
-	u64 dtc = 0, count = 1, bit = 8, limit = 0, *dst;
+	u64 dtc = 0, count = 1, bit = 8, limit = 0, ms = 0, *dst;
 	char *tok, *cmd, *cursor = strim(text);
 
 	cmd = strsep(&cursor, " \t\n");
@@ -306,6 +307,8 @@ static int irq_fault_cmd(struct cmn600_rt_mesh *m, char *text)
 			dst = &bit;
 		else if (!strcmp(tok, "limit") && !strcmp(cmd, "stuck"))
 			dst = &limit;
+		else if (!strcmp(tok, "ms") && !strcmp(cmd, "off"))
+			dst = &ms;
 		else
 			return -EINVAL;
 		if (cmn600_model_parse_u64(val, dst) || *dst > U32_MAX)
@@ -315,6 +318,8 @@ static int irq_fault_cmd(struct cmn600_rt_mesh *m, char *text)
 		return cmn600_rt_irq_spurious(m, dtc, count);
 	if (!strcmp(cmd, "stuck"))
 		return cmn600_rt_irq_stuck(m, dtc, bit, limit);
+	if (!strcmp(cmd, "off"))
+		return cmn600_rt_irq_off(m, dtc, ms);
 	if (!strcmp(cmd, "clear")) {
 		cmn600_rt_irq_clear(m);
 		return 0;

@@ -74,6 +74,8 @@ struct cmrt_dtc {
 	u64 stuck;		/* pmovsr bits that pmovsr_clr cannot clear */
 	u64 spurious;		/* interrupts raised with no pmovsr bit */
 	u64 storm_raises;	/* raises of the last stuck-bit storm */
+	u64 offs;		/* irq_fault "off" windows run */
+	u64 reasserts;		/* raised again when its line was enabled */
 	const char *storm_end;	/* how it ended, NULL: none yet */
 };
 
@@ -143,6 +145,7 @@ struct cmn600_rt_mesh {
 	struct work_struct handoff;	/* re-arms the timer on the observer */
 	bool clock_on;
 	struct list_head clock_node;	/* in running_clocks while on */
+	struct list_head irq_node;	/* in irq_meshes while it exists */
 	u32 freq_mhz;
 	u32 frac;		/* thousandths of a cycle not yet counted */
 	u64 last_ns;		/* ktime of the last expiry */

@@ -5,9 +5,11 @@
  * The model cannot trap MMIO, so it acts at step points: it reads what the
  * driver wrote (HN-F pmu_event_sel, DTM pmu_config, DTC dtc_ctl/pmcr,
  * pmovsr_clr, pmsrr), then advances time by a number of cycles and updates
- * the counters in memory. Events are produced at fixed rates (events per
- * 1000 cycles) with a remainder kept per source, so totals are exact and
- * deterministic however the time is split into steps.
+ * the counters in memory. The end of the handlers of a DTC's interrupt line
+ * is a step point for that DTC's overflow flags (see irq_handled()). Events
+ * are produced at fixed rates (events per 1000 cycles) with a remainder
+ * kept per source, so totals are exact and deterministic however the time
+ * is split into steps.
  *
  * A step is split into chunks that end where a global or cycle counter
  * whose overflow interrupt is enabled wraps; at the end of such a chunk the
@@ -958,6 +960,154 @@ static struct kprobe probes[] = {
 /* 1: registered, -1: could not be (logged once), 0: not tried yet */
 static int probe_state[ARRAY_SIZE(probes)];
 
+/*
+ * Hardware applies a write-one-to-clear of pmovsr_clr at once: the next
+ * read of pmovsr shows the flag clear, or set again by a later wrap. The
+ * model sees the write only at its next step point. An overflow handler
+ * clears the flags it served last, and with the free clock stopped (or
+ * until its next tick) nothing else would land that clear: a driver that
+ * then looked at the flags again (stop() reading the last wraps of a
+ * closing event, another handler) would find a served flag still set and
+ * count its wrap twice. So the end of the handlers of an interrupt line is
+ * a step point for the overflow flags of the model DTCs wired to it: a
+ * probe on add_interrupt_randomness(), which handle_irq_event_percpu()
+ * calls after the handlers of every flow type, with the line's descriptor
+ * unlocked (the model raises interrupts under its own lock, which must not
+ * nest inside a descriptor's), and which lives in another file, so it is
+ * never inlined there.
+ */
+static LIST_HEAD(irq_meshes);
+static DEFINE_RAW_SPINLOCK(irq_meshes_lock);
+
+static int irq_handled(struct kprobe *p, struct pt_regs *regs)
+{
+	int irq = (int)regs_get_kernel_argument(regs, 0);
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_for_each_entry(m, &irq_meshes, irq_node) {
+		raw_spin_lock(&m->lock);
+		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+			if (m->dtcs[i].present && m->dtcs[i].irq == irq)
+				cmrt_service_dtc(m, i);
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+	return 0;
+}
+
+static struct kprobe handled_probe = {
+	.symbol_name = "add_interrupt_randomness",
+	.pre_handler = irq_handled,
+};
+
+/* The DTC's overflow interrupt output is asserted (m->lock held) */
+static bool dtc_level(struct cmn600_rt_mesh *m, const struct cmrt_dtc *dtc)
+{
+	return (cmrt_rd(m, dtc->off + CMN600M_DTC_PMOVSR) & CMN600M_PMOVSR_ALL) &&
+	       (cmrt_rd(m, dtc->off + CMN600M_DTC_PMCR) & CMN600M_PMCR_OVFL_INTR_EN);
+}
+
+/*
+ * The overflow interrupt is a level: it is asserted while a flag is set and
+ * pmcr.ovfl_intr_en is on. The model makes it pending once per flag, and
+ * Linux does not resend a level interrupt that came while its line was
+ * disabled: a lazy disable_irq() takes the pending state and masks the
+ * line, and enable_irq() drops it, trusting the level to be seen again
+ * when the line is unmasked. So when enable_irq() has returned (the
+ * descriptor unlocked again), each model DTC on the line whose level is
+ * high makes it pending again, unless it is pending or being handled
+ * already.
+ */
+static int irq_enable_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(unsigned int *)ri->data = (unsigned int)regs_get_kernel_argument(regs, 0);
+	return 0;
+}
+
+static int irq_enabled(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned int irq = *(unsigned int *)ri->data, i;
+	struct irq_data *d = irq_get_irq_data(irq);
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+
+	/* still disabled: enable_irq() calls nest */
+	if (!d || irqd_irq_disabled(d))
+		return 0;
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_for_each_entry(m, &irq_meshes, irq_node) {
+		raw_spin_lock(&m->lock);
+		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+			struct cmrt_dtc *dtc = &m->dtcs[i];
+
+			if (!dtc->present || dtc->irq != (int)irq)
+				continue;
+			cmrt_service_dtc(m, i);
+			if (dtc_level(m, dtc) && !cmrt_irq_busy(irq) && cmrt_raise_irq(m, i))
+				dtc->reasserts++;
+		}
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+	return 0;
+}
+
+static struct kretprobe enable_probe = {
+	.kp.symbol_name = "enable_irq",
+	.entry_handler = irq_enable_entry,
+	.handler = irq_enabled,
+	.data_size = sizeof(unsigned int),
+};
+
+/* 1: registered, -1: could not be, 0: not tried yet; under probe_mutex */
+static int handled_state, enable_state;
+
+/*
+ * The flags of @m are served when handlers return, and its levels seen
+ * again when a line is enabled, from now on; it fails the mesh when they
+ * cannot be, since a served flag would then read as set until the next
+ * step point, and a level raised while its line was disabled be lost.
+ */
+static int irq_watch(struct cmn600_rt_mesh *m)
+{
+	const char *name = NULL;
+	unsigned long flags;
+	int ret = 0;
+
+	mutex_lock(&probe_mutex);
+	if (handled_state <= 0) {
+		ret = register_kprobe(&handled_probe);
+		handled_state = ret ? -1 : 1;
+		name = handled_probe.symbol_name;
+	}
+	if (!ret && enable_state <= 0) {
+		ret = register_kretprobe(&enable_probe);
+		enable_state = ret ? -1 : 1;
+		name = enable_probe.kp.symbol_name;
+	}
+	mutex_unlock(&probe_mutex);
+	if (ret) {
+		pr_err("no probe on %s (%d): overflow interrupts cannot be modelled\n", name, ret);
+		return ret;
+	}
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_add(&m->irq_node, &irq_meshes);
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+	return 0;
+}
+
+static void irq_unwatch(struct cmn600_rt_mesh *m)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
+	list_del(&m->irq_node);
+	raw_spin_unlock_irqrestore(&irq_meshes_lock, flags);
+}
+
 static void probe_register(void)
 {
 	unsigned int i;
@@ -991,6 +1141,12 @@ void cmn600_rt_exit(void)
 			unregister_kprobe(&probes[i]);
 		probe_state[i] = 0;
 	}
+	if (handled_state > 0)
+		unregister_kprobe(&handled_probe);
+	if (enable_state > 0)
+		unregister_kretprobe(&enable_probe);
+	handled_state = 0;
+	enable_state = 0;
 	mutex_unlock(&probe_mutex);
 }
 
@@ -1007,9 +1163,14 @@ static enum hrtimer_restart clock_expiry(struct hrtimer *timer)
 	}
 	now = cmrt_clock_elapsed(m);
 	if (observer_cpu(m) != smp_processor_id()) {
-		/* the interrupt moved (affinity, hotplug): follow it */
-		queue_work(system_wq, &m->handoff);
 		raw_spin_unlock_irqrestore(&m->lock, flags);
+		/*
+		 * The interrupt moved (affinity, hotplug): follow it. Queued
+		 * outside the mesh's lock, which the catch-up probe takes under
+		 * perf's context lock: the workqueue's locks (and the wakeup's)
+		 * must not nest inside it.
+		 */
+		queue_work(system_wq, &m->handoff);
 		return HRTIMER_NORESTART;
 	}
 	free_tick(m, now);
@@ -1100,9 +1261,9 @@ void cmn600_rt_clock_stop(struct cmn600_rt_mesh *m)
 	m->clock_on = false;
 	raw_spin_unlock(&m->lock);
 	raw_spin_unlock_irqrestore(&clocks_lock, flags);
-	/* an expiry that saw clock_on queued the work before we took the lock */
-	cancel_work_sync(&m->handoff);
+	/* an expiry that saw clock_on may still queue the hand-off: wait for it */
 	hrtimer_cancel(&m->timer);
+	cancel_work_sync(&m->handoff);
 	raw_spin_lock_irqsave(&m->lock, flags);
 	m->pending = 0;
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
@@ -1606,6 +1767,9 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		if (m->dtcs[i].present && m->dtcs[i].has_irq)
 			m->dtcs[i].index = rank++;
 	cmrt_resolve_irqs(m);
+	ret = irq_watch(m);
+	if (ret)
+		goto err;
 	*out = m;
 	return 0;
 
@@ -1623,6 +1787,7 @@ void cmn600_rt_destroy(struct cmn600_rt_mesh *m)
 	if (!m)
 		return;
 	cmn600_rt_clock_stop(m);
+	irq_unwatch(m);
 	memunmap(m->va);
 	kvfree(m->reset);
 	kfree(m->hnfs);

@@ -53,6 +53,7 @@ int cmn600_rt_set_race(struct cmn600_rt_mesh *m, bool on, bool near_wrap, long l
 int cmn600_rt_irq_spurious(struct cmn600_rt_mesh *m, unsigned int lid, u32 count);
 int cmn600_rt_irq_stuck(struct cmn600_rt_mesh *m, unsigned int lid, unsigned int bit,
 			u32 limit);
+int cmn600_rt_irq_off(struct cmn600_rt_mesh *m, unsigned int lid, u32 ms);
 void cmn600_rt_irq_clear(struct cmn600_rt_mesh *m);
 
 void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m);

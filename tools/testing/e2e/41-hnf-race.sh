@@ -64,29 +64,37 @@ field() { # LINE KEY: the value of KEY=<value> in LINE
 }
 race_stat() { field "$(cat "$LC_M/mesh0/race")" "$1"; }
 
+# race_verdict PREFIX CARRIES "<cmn-hostile race output>": its four results
+# (reads, monotonic, never_over, final_exact); CARRIES is the number of
+# carries the model delivered meanwhile. final and truth are one value per
+# event, comma-separated.
+race_verdict() {
+	local __p=$1 __c=$2 __r=$3 __n
+	__n=$(field "$__r" reads)
+	if ! is_uint "$__n"; then
+		fail "$__p/reads" "cmn-hostile race: $__r"
+		return
+	fi
+	if [ "$__n" -ge 100 ] && [ "$__c" -ge 100 ]; then
+		pass "$__p/reads"
+	else
+		fail "$__p/reads" "void run: $__n reads, $__c carries"
+	fi
+	check_eq "$__p/monotonic" "$(field "$__r" nonmono)" 0 ||
+		note "largest drop $(field "$__r" maxdrop)"
+	check_eq "$__p/never_over" "$(field "$__r" over)" 0 ||
+		note "largest excess $(field "$__r" maxover)"
+	case ,$(field "$__r" truth), in
+	*,0,*) fail "$__p/final_exact" "a truth delta is 0: nothing counted, void" ;;
+	*) check_eq "$__p/final_exact" "$(field "$__r" final)" "$(field "$__r" truth)" ;;
+	esac
+}
+
 c0=$(race_stat carries)
 r=$(cmn-hostile race -s "$SECS" -m 0 1 "$P:0x1")
 c1=$(race_stat carries)
 note "arm_cmn_hnf: $r; carries $c0 -> $c1"
-reads=$(field "$r" reads)
-if ! is_uint "$reads"; then
-	fail race/reads "cmn-hostile race: $r"
-else
-	if [ "$reads" -ge 100 ] && [ $((c1 - c0)) -ge 100 ]; then
-		pass race/reads
-	else
-		fail race/reads "void run: $reads reads, $((c1 - c0)) carries"
-	fi
-	check_eq race/monotonic "$(field "$r" nonmono)" 0 ||
-		note "largest drop $(field "$r" maxdrop)"
-	check_eq race/never_over "$(field "$r" over)" 0 ||
-		note "largest excess $(field "$r" maxover)"
-	if [ "$(field "$r" truth)" = 0 ]; then
-		fail race/final_exact "truth delta 0: nothing counted, void"
-	else
-		check_eq race/final_exact "$(field "$r" final)" "$(field "$r" truth)"
-	fi
-fi
+race_verdict race $((c1 - c0)) "$r"
 
 # perf stat -I 10 (the shortest interval perf allows) around a racing run;
 # the clock runs only inside perf's window, so the truth over the window
@@ -128,24 +136,7 @@ r=$(cmn-hostile race -g -s "$SECS" -m 0 1 "$P:0x1" 2 "$P:0x2" \
 	"<1,-,$n0" "$P:$(printf '0x%x' $((1 | 1 << 12 | n0 << 16)))" - "$P:0x300000000")
 c1=$(race_stat carries)
 note "arm_cmn_hnf group: $r; carries $c0 -> $c1"
-reads=$(field "$r" reads)
-if ! is_uint "$reads"; then
-	fail race_group/reads "cmn-hostile race -g: $r"
-else
-	if [ "$reads" -ge 100 ] && [ $((c1 - c0)) -ge 100 ]; then
-		pass race_group/reads
-	else
-		fail race_group/reads "void run: $reads reads, $((c1 - c0)) carries"
-	fi
-	check_eq race_group/monotonic "$(field "$r" nonmono)" 0 ||
-		note "largest drop $(field "$r" maxdrop)"
-	check_eq race_group/never_over "$(field "$r" over)" 0 ||
-		note "largest excess $(field "$r" maxover)"
-	case ,$(field "$r" truth), in
-	*,0,*) fail race_group/final_exact "a truth delta is 0: nothing counted, void" ;;
-	*) check_eq race_group/final_exact "$(field "$r" final)" "$(field "$r" truth)" ;;
-	esac
-fi
+race_verdict race_group $((c1 - c0)) "$r"
 
 rmmod arm_cmn_hnf
 note "race model: $(cat "$LC_M/mesh0/race"); $(tr '\n' ' ' < "$LC_M/mesh0/irqs")"

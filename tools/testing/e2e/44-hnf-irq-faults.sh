@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc faults/4x2-2dtc-dtc1-noirq
 # timeout: 180
-# results: 4 if any(m.noirq for m in mesh) else 3 + dtcs
+# results: 4 if any(m.noirq for m in mesh) else 6 + dtcs
 #
 # Interrupt faults (the model's irq_fault file, see
 # Documentation/cmn600-model.rst):
@@ -14,6 +14,16 @@
 #                           count after 100 ms without one, so it is only
 #                           shown)
 #   spurious/counts         counting is still exact afterwards
+#   irqoff/reasserted       DTC0's line is disabled for 300 ms (disable_irq()
+#                           and enable_irq(), as a migration does) while one
+#                           event wraps its global counters at every tick of
+#                           the free clock: a flag raised meanwhile is a
+#                           level, so the enable makes the interrupt pending
+#                           again (the model's irq_fault reasserts > 0)
+#   irqoff/pmovsr           ... the handler served it: with the clock
+#                           stopped, every DTC's pmovsr reads clear
+#   irqoff/exact            ... and the event, disabled and read, counted
+#                           exactly what the model counted
 # On a mesh file whose firmware leaves a DTC's interrupt out (irq=none,
 # e.g. faults/4x2-2dtc-dtc1-noirq):
 #   noirq/probe_refused     no PMU registers
@@ -93,4 +103,29 @@ for d in $(sed -n 's/^dtc\([0-9]*\) .*/\1/p' "$LC_M/mesh0/irq_fault"); do
 	check_eq "spurious/dtc$d" "$nu unhandled $nh handled" "20 unhandled 0 handled"
 done
 lc_batch_check spurious/counts $P 0 300000 "$P/slc_miss/|slc_miss|*" "$P/dtc_cycles/|dtc_cycles|*"
+
+lc_set_rates 0
+lc_rate 0 "node=* event=7 rate=4294967295"
+echo 100000 > "$LC_M/freq_mhz"
+cp "$LC_M/mesh0/counted" "$LC_TMP/counted0"
+cmn-perf run -D "$P:7" -- "echo 'free constant' > $LC_M/clock; sleep 0.3
+	echo 'off dtc=0 ms=300' > $LC_M/mesh0/irq_fault; sleep 0.3
+	echo manual > $LC_M/clock; sleep 0.2
+	cat $LC_M/mesh0/counters > $LC_TMP/ctrs; cat $LC_M/mesh0/irq_fault > $LC_TMP/if" \
+	> "$LC_TMP/run.out" 2>&1
+cp "$LC_M/mesh0/counted" "$LC_TMP/counted1"
+l=$(grep '^dtc0 ' "$LC_TMP/if")
+note "irqoff: $l; count: $(tr '\n' ';' < "$LC_TMP/run.out")"
+case $l in
+*" offs=1 "*) check_range irqoff/reasserted "$(echo "$l" | sed -n 's/.* reasserts=\([0-9]*\).*/\1/p')" 1 1000000 ;;
+*) fail irqoff/reasserted "the line was not disabled once: $l" ;;
+esac
+check_eq irqoff/pmovsr "$(lc_flags_set "$LC_TMP/ctrs")" none
+got=$(sed -n 1p "$LC_TMP/run.out" | cut -d' ' -f1)
+want=$(lc_u64 sub "$(lc_truth -f "$LC_TMP/counted1" 7)" "$(lc_truth -f "$LC_TMP/counted0" 7)")
+if [ "$want" = 0 ]; then
+	fail irqoff/exact "nothing counted: void"
+else
+	check_eq irqoff/exact "$got" "$want"
+fi
 finish

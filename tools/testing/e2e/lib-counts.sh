@@ -63,6 +63,14 @@ lc_hnfs_per_xp_max() {
 
 lc_truth() { cmn-perf truth "$@"; }
 lc_cycles() { cat "$LC_M/mesh$1/cycles"; }
+# lc_flags_set FILE: from a copy of a mesh's counters file, the DTCs whose
+# overflow flags read set, as "<lid>:pmovsr=0x<bits>" words, or "none";
+# "no-dtc" when FILE has no DTC line
+lc_flags_set() {
+	grep -q '^dtc ' "$1" || { echo no-dtc; return; }
+	awk '$1 == "dtc" { for (i = 3; i <= NF; i++) if ($i ~ /^pmovsr=/ && $i != "pmovsr=0x0") { printf "%s%s:%s", n++ ? " " : "", $2, $i } }
+		END { if (!n) print "none"; else print "" }' "$1"
+}
 lc_step() { echo "$1" > "$LC_M/step"; }
 lc_nmeshes() { find "$LC_M" -maxdepth 1 -name "mesh[0-9]*" | wc -l; }
 

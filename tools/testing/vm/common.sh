@@ -8,7 +8,8 @@
 # Guest layout under $GUEST (all from Debian arm64 .debs, dpkg -x, never
 # installed):
 #   $GUEST/<ABI>-arm64/image/   the kernel's image packages (boot/vmlinuz-*,
-#                               lib/modules/<krel>/ with modules.dep)
+#                               lib/modules/<krel>/ with modules.dep); the
+#                               debug kernel's in image-<its build dir>/
 #   $GUEST/user/busybox/        busybox-static:arm64 (the host's suite)
 #   $GUEST/perf/<suite>-<ver>/  the kernel's suite's perf + its arm64
 #                               library closure (guest_perf_dir)
@@ -39,8 +40,16 @@ QEMU_EFI=${QEMU_EFI:-/usr/share/qemu-efi-aarch64/QEMU_EFI.fd}
 export DT_MEM_MB=1024
 export ACPI_LINUX_MB=1024
 
-# guest_image_dir ABI: unpacked linux-image tree for that ABI
-guest_image_dir() { echo "$GUEST/$1-arm64/image"; }
+# guest_image_dir ABI: unpacked linux-image tree for that ABI. The debug
+# kernel's release does not change with its config, so its tree is kept
+# per build directory (one per config hash): work trees whose configs
+# differ each boot their own build, even at the same time.
+guest_image_dir() {
+	case $1 in
+	*-cmndebug) echo "$GUEST/$1-arm64/image-$(basename "$(debug_kernel_dir)")" ;;
+	*) echo "$GUEST/$1-arm64/image" ;;
+	esac
+}
 guest_user_dir() { echo "$GUEST/user"; }
 
 # guest_perf_pkg SERIES: the Debian perf package the guest of that kernel

@@ -12,6 +12,9 @@
  *   cmn-perf run [OPTS] EV... -- CMD    open and enable, run "sh -c CMD",
  *                                       read; one line per event:
  *                                       "<count> <enabled> <running>"
+ *                                       (-D: disable every event first, as
+ *                                       perf stat does, so that the count
+ *                                       includes the PMU's stop())
  *   cmn-perf hold [OPTS] EV...          open and enable, print "READY",
  *                                       then wait: SIGUSR1 prints the counts
  *                                       (as "run"), SIGTERM/SIGINT prints
@@ -45,9 +48,10 @@
  * /sys/bus/event_source/devices/, a number, "sw" (PERF_TYPE_SOFTWARE) or
  * "hw" (PERF_TYPE_HARDWARE); CONFIG is decimal or 0x-hex.
  *
- * OPTS: -g (one group, first EV leads), -c CPU (default: the first named
- * PMU's cpumask, else 0), -p PID (default -1), -P PERIOD (sample_period),
- * -x user|kernel|hv|idle|host|guest (set that exclude bit; repeatable).
+ * OPTS: -g (one group, first EV leads), -D (run: disable before the read),
+ * -c CPU (default: the first named PMU's cpumask, else 0), -p PID (default
+ * -1), -P PERIOD (sample_period), -x user|kernel|hv|idle|host|guest (set
+ * that exclude bit; repeatable).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,6 +84,7 @@ struct ev {
 
 struct opts {
 	bool group;
+	bool disable;		/* run: disable the events before reading */
 	int cpu;		/* -2: not given */
 	int pid;
 	u64 period;
@@ -167,13 +172,17 @@ static int parse_args(struct opts *o, int argc, char **argv, bool race)
 		if (!strcmp(a, "--"))
 			return i + 1;
 		if (a[0] == '-' && a[1] && !a[2]) {
-			const char *v = (a[1] == 'g') ? NULL : argv[i + 1];
+			bool flag = a[1] == 'g' || a[1] == 'D';
+			const char *v = flag ? NULL : argv[i + 1];
 
-			if (a[1] != 'g' && i + 1 >= argc)
+			if (!flag && i + 1 >= argc)
 				g_die("option %s needs a value", a);
 			switch (a[1]) {
 			case 'g':
 				o->group = true;
+				continue;
+			case 'D':
+				o->disable = true;
 				continue;
 			case 'c':
 				o->cpu = (int)strtol(v, NULL, 0);
@@ -295,6 +304,18 @@ static int enable_all(struct opts *o)
 	return 0;
 }
 
+static int disable_all(struct opts *o)
+{
+	int i;
+
+	if (o->group)
+		return ioctl(o->ev[0].fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	for (i = 0; i < o->nev; i++)
+		if (ioctl(o->ev[i].fd, PERF_EVENT_IOC_DISABLE, 0))
+			return -1;
+	return 0;
+}
+
 struct rd {
 	u64 val, ena, run;
 };
@@ -369,6 +390,10 @@ static int cmd_run(int argc, char **argv)
 	}
 	fflush(stdout);
 	st = system(argv[first]);
+	if (o.disable && disable_all(&o)) {
+		printf("DISABLE-ERROR %s\n", g_errname(errno));
+		return 1;
+	}
 	rc = print_counts(&o);
 	close_all(&o);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
