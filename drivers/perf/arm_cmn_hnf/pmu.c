@@ -647,8 +647,9 @@ static bool cmn_hnf_group_member(struct cmn_hnf *cmn, struct perf_event *event)
  * Note in @gs the registers that member @event is read from; returns its
  * global counter as a bit (0 for others).
  */
-static inline u8 cmn_hnf_group_plan(struct cmn_hnf *cmn, struct perf_event *event,
-			     struct cmn_hnf_group_sample *gs)
+static inline u8 cmn_hnf_group_plan(struct cmn_hnf *cmn,
+				    struct perf_event *event,
+				    struct cmn_hnf_group_sample *gs)
 {
 	int idx = event->hw.idx;
 
