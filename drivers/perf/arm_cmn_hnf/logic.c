@@ -1015,7 +1015,8 @@ u8 cmn_hnf_fields_lane(const u8 *fields, unsigned int nxps)
 {
 	unsigned int i;
 
-	if (!nxps || hweight8(fields[0]) != 1)
+	if (!nxps || fields[0] >= BIT(CMN_HNF_DTM_COUNTERS) ||
+	    hweight8(fields[0]) != 1)
 		return CMN_HNF_LANE_MIXED;
 	for (i = 1; i < nxps; i++)
 		if (fields[i] != fields[0])
