@@ -50,9 +50,22 @@
 #   6.12  yes: 6.12.117 arm-cmn.c:391-399 the same, :2189
 #   7.2   yes: 7.2.13 arm-cmn.c:391-399 the same, :2192
 #
+# irq_cpu0    Where the DTC interrupts go. A driver that routes its lines
+#             to cmn->cpu before it has chosen cmn->cpu sends them to CPU 0
+#             (the zeroed structure), while its PMU (cpumask: the CPU perf
+#             counts and reads on) is the CPU that ran the probe; the
+#             overflow handler then adds to the events from another CPU.
+#   5.10  yes: 5.10.223 arm-cmn.c:1225 arm_cmn_init_irqs() routes each
+#              line to cmn->cpu, called at :1532, before :1536
+#              "cmn->cpu = raw_smp_processor_id()"
+#   6.1   no:  6.1.192 arm-cmn.c:2337 chooses cmn->cpu before :2361
+#              arm_cmn_init_irqs() (:1884)
+#   6.12  no:  6.12.117 arm-cmn.c:2585 before :2609 (:2113)
+#   7.2   no:  7.2.13 arm-cmn.c:2572 before :2596 (:2114)
+#
 # Functions: armcmn_kernel, armcmn_has_bug, armcmn_bits_for.
 
-ARMCMN_BUGS_5_10="nodeid_mismatch"
+ARMCMN_BUGS_5_10="nodeid_mismatch irq_cpu0"
 ARMCMN_BUGS_6_1="2x2_nodeid multidtc_bynodeid nodeid_mismatch"
 ARMCMN_BUGS_6_12="2x2_nodeid multidtc_bynodeid nodeid_mismatch"
 ARMCMN_BUGS_7_2="2x2_nodeid nodeid_mismatch"
