@@ -3,6 +3,7 @@
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc two-mesh
 # subset-fw: dt
 # timeout: 360
+# icount: shift=0,sleep=on
 # results: 3 + sum(3 + 6 * min(8, 4 // max(1, m.hnf_xp_max)) for m in mesh)
 #
 # Multiplexing accuracy, independent of host load. Three times more

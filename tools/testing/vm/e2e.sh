@@ -46,6 +46,9 @@
 #                     active S cpu S boots N timedout 0|1"
 #   E2E_LIST=1        only print the boots this selection makes (key,
 #                     summed script timeouts, scripts) and exit
+#   E2E_ICOUNT=off    ignore "# icount:" headers: those tests run in the
+#                     ordinary boots, guest time following host time (to
+#                     see what -icount changes)
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
 #
@@ -80,13 +83,22 @@
 #   # numa: 2                              boot a two-node NUMA guest (boot.sh
 #                                          NUMA=2: one CPU per node); such
 #                                          tests get boots of their own
+#   # icount: shift=0,sleep=on             boot with QEMU -icount and these
+#                                          options: guest time counts
+#                                          executed instructions, so a vCPU
+#                                          the host does not run sees no
+#                                          time pass (a check that must not
+#                                          depend on the host's load); such
+#                                          tests get boots of their own,
+#                                          results "<mesh>+icount/..."
 #   # results: 4 + 3 * nmesh               REQUIRED: the number of result
 #                                          lines, an expression over the facts
 #                                          of the boot
 #   # skip: <glob>... if <expression>      these cases may print SKIP when
 #                                          the expression is true
 #
-# Every (kernel, fw, mesh, fault, numa) with at least one test is ONE boot; its
+# Every (kernel, fw, mesh, fault, numa, icount) with at least one test is
+# ONE boot; its
 # tests run in name order, each in a fresh sh, with the modules unloaded
 # and all CPUs put back online between them. The base initramfs is built
 # once per kernel; per boot only a small uncompressed cpio (resolved mesh,
@@ -318,6 +330,13 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 			log "e2e: $name: '# numa: $nu' unsupported (only 2)"
 			nu=bad ;;
 		esac
+		ic=${HDR[icount]:-}
+		ic=${ic%% *}
+		[ "${E2E_ICOUNT:-}" = off ] && ic=
+		if [ -n "$ic" ] && ! [[ $ic =~ ^[a-z0-9=,]+$ ]]; then
+			log "e2e: $name: bad '# icount: $ic' header"
+			ic=bad
+		fi
 		[[ $to =~ ^[0-9]+$ ]] || to=$TEST_TIMEOUT_DEFAULT
 		for k in "${KERNELS[@]}"; do
 			# shellcheck disable=SC2086
@@ -341,7 +360,7 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 					tok=$to
 					[ "$k" = debug ] && tok=$((to * DEBUG_SLOWDOWN))
 					for flt in ${faults:-none}; do
-						key="$k|$fw|$mn|$flt|$nu"
+						key="$k|$fw|$mn|$flt|$nu|$ic"
 						GROUP[$key]="${GROUP[$key]:-} /e2e/$name.sh:$tok"
 						GTIME[$key]=$(( ${GTIME[$key]:-0} + tok ))
 					done
@@ -374,16 +393,17 @@ fi
 # ---- boots -----------------------------------------------------------------
 mapfile -t KEYS < <(
 	for key in "${!GROUP[@]}"; do
-		IFS='|' read -r k fw mn flt nu <<< "$key"
+		IFS='|' read -r k fw mn flt nu ic <<< "$key"
 		ki=0; for x in "${KERNELS[@]}"; do [ "$x" = "$k" ] && break; ki=$((ki + 1)); done
 		fi=0; for x in "${FWS[@]}"; do [ "$x" = "$fw" ] && break; fi=$((fi + 1)); done
-		printf '%d %d %s %s %s\t%s\n' "$ki" "$fi" "$mn" "$flt" "$nu" "$key"
+		printf '%d %d %s %s %s %s\t%s\n' "$ki" "$fi" "$mn" "$flt" "$nu" "$ic" "$key"
 	done | sort | cut -f2)
-# key_vars KEY: the boot's names (k fw mn flt nu label pre tag fwd tmo)
+# key_vars KEY: the boot's names (k fw mn flt nu ic label pre tag fwd tmo)
 key_vars() {
-	IFS='|' read -r k fw mn flt nu <<< "$1"
+	IFS='|' read -r k fw mn flt nu ic <<< "$1"
 	label=$mn
 	[ "$flt" = none ] || label="$mn+$flt"
+	[ -z "$ic" ] || label="$label+icount"
 	pre="e2e/$k/$fw/$label"
 	tag="$k-$fw-$label"
 	# a NUMA boot has its own firmware (DTB dumped with -numa) and files
@@ -459,6 +479,10 @@ launch() {
 			echo "bad '# numa:' header" > "$RUN/$tag.why"
 			exit 0
 		fi
+		if [ "$ic" = bad ]; then
+			echo "bad '# icount:' header" > "$RUN/$tag.why"
+			exit 0
+		fi
 		if ! why=$(NUMA=$nu prepare_fw "$fw" "${MESHFILE[$mn]}" "$fwd"); then
 			echo "$why" > "$RUN/$tag.why"
 			exit 0
@@ -471,6 +495,7 @@ launch() {
 		brc=0
 		KERNEL=$k FW=$fw INITRD=$initrd DTB="$fwd/virt.dtb" MEM_MB=$MEM_MB \
 			LOG="$RUN/$tag.log" NUMA=$nu LABEL="e2e $tag" TIMEOUT=$tmo \
+			QEMU_EXTRA="${QEMU_EXTRA:-}${ic:+ -icount $ic}" \
 			"$VM/boot.sh" || brc=$?
 		rm -f "$initrd"
 		echo "$brc" > "$RUN/$tag.rc"

@@ -242,7 +242,7 @@ fi
 # (the caller's own selection, e.g. make check TESTS=..., must not leak in)
 list() {
 	env -u TESTS -u MESH -u MESH_SUBSET -u MESH_SUBSET_KEEP -u KERNEL -u FW \
-		-u E2E_PLAN -u E2E_EXTRA E2E_LIST=1 "$@" "$VM/e2e.sh" 2>/dev/null | sort
+		-u E2E_PLAN -u E2E_EXTRA -u E2E_ICOUNT E2E_LIST=1 "$@" "$VM/e2e.sh" 2>/dev/null | sort
 }
 S="default two-mesh numa1"
 P="7.2/dt 6.12/dt=${S// /,} 5.10/acpi=${S// /,}"
@@ -333,5 +333,35 @@ if out=$(env -u TESTS E2E_LIST=1 E2E_PLAN="debug/dt=default+keep:00-smoke,no-suc
 	bad pool/plan_unknown_script "E2E_PLAN with a script that does not exist: '$out'"
 else
 	ok pool/plan_unknown_script
+fi
+# "# icount: OPTS": such a script boots only in boots of its own, keyed by
+# OPTS (results "<mesh>+icount/..."), on every mesh it lists; with
+# E2E_ICOUNT=off it joins the ordinary boots and no boot has -icount
+list KERNEL=7.2 FW=dt > "$T/icount-on"
+list KERNEL=7.2 FW=dt E2E_ICOUNT=off > "$T/icount-off"
+miss=
+nic=0
+ics=
+for f in "$REPO"/tools/testing/e2e/[0-9]*.sh "$REPO"/tools/cmn-hnf/tests/guest/*.sh; do
+	[ -f "$f" ] || continue
+	o=$(sed -n '1,30s/^# icount: *//p' "$f" | head -n 1)
+	[ -n "$o" ] || continue
+	n=$(basename "$f")
+	nic=$((nic + 1))
+	c=$(grep -c "/$n:" "$T/icount-on" || true)
+	ics="$ics /e2e/$n"
+	ci=$(grep -c "^[^ ]*|${o%% *} .*/$n:" "$T/icount-on" || true)
+	[ "$c" -gt 0 ] && [ "$c" = "$ci" ] || miss="$miss $n: $ci of $c boots with -icount $o;"
+	[ "$(grep -c "/$n:" "$T/icount-off")" = "$c" ] || miss="$miss $n: not on as many boots with E2E_ICOUNT=off;"
+done
+# and no other script in those boots
+for t in $(grep '^[^ ]*|[^| ]\+ ' "$T/icount-on" | cut -d' ' -f3-); do
+	case "$ics " in *" ${t%:*} "*) ;; *) miss="$miss ${t%:*} in an -icount boot;" ;; esac
+done
+grep -q '^[^ ]*|[^| ]\+ ' "$T/icount-off" && miss="$miss a boot with -icount under E2E_ICOUNT=off;"
+if [ "$nic" -gt 0 ] && [ -z "$miss" ]; then
+	ok pool/icount_own_boots
+else
+	bad pool/icount_own_boots "${miss:-no script has an '# icount:' header}"
 fi
 exit $rc
