@@ -382,6 +382,25 @@ static inline u32 cmn_hnf_sum_fields(u64 val, u8 fields)
 }
 
 /*
+ * Field @lane (0..3) of @val, the four 16-bit DTM counters of an XP: the
+ * sum of cmn_hnf_sum_fields() when the event has that one counter on the
+ * XP, in one shift.
+ */
+static inline u32 cmn_hnf_lane(u64 val, unsigned int lane)
+{
+	return (u16)(val >> (CMN_DTM_PMEVCNT_WIDTH * lane));
+}
+
+/*
+ * The lane of a GLOBAL event whose XPs (@nxps of them, @fields[i] as for
+ * cmn_hnf_sum_fields()) each hold one of its counters, all at the same
+ * DTM counter: that counter's index. CMN_HNF_LANE_MIXED otherwise (two
+ * HN-Fs of the event on one XP, or counters at different indices).
+ */
+#define CMN_HNF_LANE_MIXED	0xff
+u8 cmn_hnf_fields_lane(const u8 *fields, unsigned int nxps);
+
+/*
  * Group reads. A read of a group (PERF_FORMAT_GROUP) is one read
  * transaction: the core reads the leader and every active sibling, with
  * interrupts off, between start_txn() and commit_txn(). The driver then
@@ -448,10 +467,21 @@ void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base
 
 /*
  * Account @s: returns the events since the previous high mark (0 if @s is
- * short, then *@short_sample is set: a carry was on its way).
+ * short: a carry was on its way, see cmn_hnf_acc_short()).
  */
 u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
-		       unsigned int num_dtcs, bool *short_sample);
+		       unsigned int num_dtcs);
+
+/*
+ * Whether the sample of the last cmn_hnf_acc_update() was short: below the
+ * high mark, so it counted nothing. A question, not a second output of the
+ * update, so that the read path keeps no flag in memory for it.
+ */
+static inline bool cmn_hnf_acc_short(const struct cmn_hnf_acc *acc)
+{
+	return (acc->carries << CMN_DTM_PMEVCNT_WIDTH) + acc->last.local <
+	       acc->high;
+}
 
 /* The flags of @dtcs were set when read right after the baseline */
 void cmn_hnf_acc_flags_at_base(struct cmn_hnf_acc *acc, u8 dtcs);
@@ -487,6 +517,13 @@ u64 cmn_hnf_wrap_delta(u64 prev, u64 cur, unsigned int width, bool ovf);
 u64 cmn_hnf_local_value(u64 val, unsigned int ctr, unsigned int width);
 /* Events between two values of a @width-bit counter that wrapped at most once */
 u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width);
+/*
+ * A read @val of the XP's DTM counters, for the counter at @ctr of @width
+ * bits last read as *@prev: returns the events since (cmn_hnf_local_delta())
+ * and notes the value in *@prev. One call on the read path.
+ */
+u64 cmn_hnf_local_step(u64 *prev, u64 val, unsigned int ctr,
+		       unsigned int width);
 
 /* The 40-bit cycle counter */
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur);

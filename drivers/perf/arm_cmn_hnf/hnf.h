@@ -40,6 +40,8 @@
  * @nxps:	number of XPs holding a DTM counter of the event
  * @xp:		those XPs (index in topo->xp[]), each read once per sample
  * @fields:	per XP in @xp: bit n, its 16-bit counter n is the event's
+ * @lane:	the one DTM counter index of the event on every XP in @xp, or
+ *		CMN_HNF_LANE_MIXED (cmn_hnf_fields_lane())
  * @xp_mask:	bit x: XP x is in @xp (for group reads)
  */
 struct cmn_hnf_counter {
@@ -52,6 +54,7 @@ struct cmn_hnf_counter {
 	u8 nxps;
 	u8 xp[CMN_HNF_MAX_XPS];
 	u8 fields[CMN_HNF_MAX_XPS];
+	u8 lane;
 	u64 xp_mask;
 };
 
@@ -145,6 +148,15 @@ struct cmn_hnf {
 	/* one per global counter index, then the cycle counter */
 	struct cmn_hnf_counter ctr[CMN_HNF_DTC_COUNTERS + 1];
 	struct cmn_hnf_cyc cyc;		/* the cycles event's counting state */
+	/*
+	 * Scratch of the read path: the sample of a GLOBAL event, and a group
+	 * read's sample of the mesh with its members' local sums. Here rather
+	 * than on the stack, so that a read() neither sets up nor checks a
+	 * stack frame of arrays (the stack protector) for them.
+	 */
+	struct cmn_hnf_sample sample;
+	struct cmn_hnf_group_sample gs;
+	u32 group_local[CMN_HNF_DTC_COUNTERS];
 	/*
 	 * Per DTC: overflow flags cleared outside the interrupt handler (by
 	 * hw_init(), add or del) since the handler last read the DTC's status.

@@ -210,16 +210,25 @@ void cmn_hnf_hw_sample_global(struct cmn_hnf *cmn,
 	const struct cmn_hnf_topology *topo = cmn->topo;
 	unsigned int idx = c->grant.global;
 	u32 rel = CMN_DT_PMEVCNT_PAIR(idx / 2) + CMN_DT_PMEVCNT_ODD * (idx % 2);
-	unsigned int d, i;
+	unsigned int d, i, num_dtcs = topo->num_dtcs, nxps = c->nxps;
+	unsigned int lane = c->lane;
 	u32 local = 0;
 
-	for (d = 0; d < topo->num_dtcs; d++)
+	for (d = 0; d < num_dtcs; d++)
 		s->global[d] = cmn_hnf_rd32(cmn, topo->dtc[d].offset + rel);
 	cmn_hnf_hw_globals_done(cmn);
-	for (i = 0; i < c->nxps; i++)
-		local += cmn_hnf_sum_fields(cmn_hnf_rd(cmn, topo->xp[c->xp[i]].offset +
-						       CMN_DTM_PMEVCNT),
-					    c->fields[i]);
+	/* the usual layout, one counter per XP at one index: a shift each */
+	if (lane != CMN_HNF_LANE_MIXED) {
+		for (i = 0; i < nxps; i++)
+			local += cmn_hnf_lane(cmn_hnf_rd(cmn, topo->xp[c->xp[i]].offset +
+							 CMN_DTM_PMEVCNT),
+					      lane);
+	} else {
+		for (i = 0; i < nxps; i++)
+			local += cmn_hnf_sum_fields(cmn_hnf_rd(cmn, topo->xp[c->xp[i]].offset +
+							       CMN_DTM_PMEVCNT),
+						    c->fields[i]);
+	}
 	s->local = local;
 }
 
@@ -233,15 +242,18 @@ void cmn_hnf_hw_sample_group(struct cmn_hnf *cmn,
 			     struct cmn_hnf_group_sample *gs)
 {
 	const struct cmn_hnf_topology *topo = cmn->topo;
-	unsigned long pairs = gs->pairs;
 	u64 xps = gs->xps;
-	unsigned int d, p, x;
+	unsigned int d, p, x, pairs;
 
-	if (pairs) {
-		for (d = 0; d < topo->num_dtcs; d++)
-			for_each_set_bit(p, &pairs, CMN_HNF_DTC_COUNTERS / 2)
+	if (gs->pairs) {
+		for (d = 0; d < topo->num_dtcs; d++) {
+			/* a bit loop, not for_each_set_bit(): no call per pair */
+			for (pairs = gs->pairs; pairs; pairs &= pairs - 1) {
+				p = __ffs(pairs);
 				gs->pair[d][p] = cmn_hnf_rd(cmn, topo->dtc[d].offset +
 							    CMN_DT_PMEVCNT_PAIR(p));
+			}
+		}
 		cmn_hnf_hw_globals_done(cmn);
 	}
 	while (xps) {

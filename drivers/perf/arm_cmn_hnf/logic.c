@@ -1011,6 +1011,20 @@ void cmn_hnf_group_global(const struct cmn_hnf_group_sample *gs,
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_group_global);
 
+u8 cmn_hnf_fields_lane(const u8 *fields, unsigned int nxps)
+{
+	unsigned int i;
+
+	if (!nxps || fields[0] >= BIT(CMN_HNF_DTM_COUNTERS) ||
+	    hweight8(fields[0]) != 1)
+		return CMN_HNF_LANE_MIXED;
+	for (i = 1; i < nxps; i++)
+		if (fields[i] != fields[0])
+			return CMN_HNF_LANE_MIXED;
+	return __ffs(fields[0]);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_fields_lane);
+
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base)
 {
 	memset(acc, 0, sizeof(*acc));
@@ -1020,24 +1034,28 @@ void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_init);
 
 u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
-		       unsigned int num_dtcs, bool *short_sample)
+		       unsigned int num_dtcs)
 {
-	unsigned int d;
-	u64 now, delta;
+	u64 carries = acc->carries, now, delta;
+	unsigned int d, wrapped = acc->wrapped;
+	u32 cur, last;
 
 	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
 	/* Each global increment is one wrap of a 16-bit local counter */
 	for (d = 0; d < num_dtcs; d++) {
-		if (s->global[d] < acc->last.global[d])
-			acc->wrapped |= BIT(d);
-		acc->carries += (u32)(s->global[d] - acc->last.global[d]);
-		acc->last.global[d] = s->global[d];
+		cur = s->global[d];
+		last = acc->last.global[d];
+		wrapped |= (cur < last) << d;
+		carries += (u32)(cur - last);
+		acc->last.global[d] = cur;
 	}
+	acc->carries = carries;
+	acc->wrapped = wrapped;
 	acc->last.local = s->local;
 
-	now = (acc->carries << CMN_DTM_PMEVCNT_WIDTH) + s->local;
-	*short_sample = now < acc->high;
-	if (*short_sample)
+	now = (carries << CMN_DTM_PMEVCNT_WIDTH) + s->local;
+	/* short (cmn_hnf_acc_short()): nothing counted, the next read catches up */
+	if (now < acc->high)
 		return 0;
 	delta = now - acc->high;
 	acc->high = now;
@@ -1149,6 +1167,17 @@ u64 cmn_hnf_local_delta(u64 prev, u64 cur, unsigned int width)
 	return cmn_hnf_wrap_delta(prev, cur, width, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_delta);
+
+u64 cmn_hnf_local_step(u64 *prev, u64 val, unsigned int ctr,
+		       unsigned int width)
+{
+	u64 cur = cmn_hnf_local_value(val, ctr, width);
+	u64 delta = cmn_hnf_local_delta(*prev, cur, width);
+
+	*prev = cur;
+	return delta;
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_local_step);
 
 u64 cmn_hnf_cycles_delta(u64 prev, u64 cur)
 {

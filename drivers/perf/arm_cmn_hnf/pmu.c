@@ -32,6 +32,7 @@
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -196,36 +197,45 @@ static void cmn_hnf_global_xps(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 		}
 		c->fields[at[xp]] |= BIT(c->grant.dtm_ctr[h]);
 	}
+	c->lane = cmn_hnf_fields_lane(c->fields, c->nxps);
 }
 
 /*
- * Account the sample @s of @c; a short one is followed by samples of the
- * event alone, CMN_HNF_READ_TRIES in all.
+ * The sample of @c just accounted was short (a carry on its way): samples
+ * of the event alone follow, CMN_HNF_READ_TRIES in all. Out of line, off
+ * the path of every read.
  */
-static u64 cmn_hnf_global_account(struct cmn_hnf *cmn,
-				  struct cmn_hnf_counter *c,
-				  struct cmn_hnf_sample *s)
+static noinline u64 cmn_hnf_global_retry(struct cmn_hnf *cmn,
+					 struct cmn_hnf_counter *c)
 {
 	unsigned int tries = 1;
-	bool short_sample;
-	u64 delta;
+	u64 delta = 0;
 
-	delta = cmn_hnf_acc_update(&c->acc, s, cmn->topo->num_dtcs,
-				   &short_sample);
-	while (short_sample && tries++ < CMN_HNF_READ_TRIES) {
-		cmn_hnf_hw_sample_global(cmn, c, s);
-		delta += cmn_hnf_acc_update(&c->acc, s, cmn->topo->num_dtcs,
-					    &short_sample);
+	while (cmn_hnf_acc_short(&c->acc) && tries++ < CMN_HNF_READ_TRIES) {
+		cmn_hnf_hw_sample_global(cmn, c, &cmn->sample);
+		delta += cmn_hnf_acc_update(&c->acc, &cmn->sample,
+					    cmn->topo->num_dtcs);
 	}
 	return delta;
 }
 
+/* Account the sample of @c in cmn->sample, retrying a short one */
+static u64 cmn_hnf_global_account(struct cmn_hnf *cmn,
+				  struct cmn_hnf_counter *c)
+{
+	u64 delta;
+
+	delta = cmn_hnf_acc_update(&c->acc, &cmn->sample, cmn->topo->num_dtcs);
+	if (unlikely(cmn_hnf_acc_short(&c->acc)))
+		delta += cmn_hnf_global_retry(cmn, c);
+	return delta;
+}
+
+/* The read of a GLOBAL event: one sample, accounted */
 static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
 {
-	struct cmn_hnf_sample s;
-
-	cmn_hnf_hw_sample_global(cmn, c, &s);
-	return cmn_hnf_global_account(cmn, c, &s);
+	cmn_hnf_hw_sample_global(cmn, c, &cmn->sample);
+	return cmn_hnf_global_account(cmn, c);
 }
 
 /* ---- LOCAL events ------------------------------------------------------- */
@@ -239,10 +249,8 @@ static u64 cmn_hnf_local_read(struct cmn_hnf *cmn, const struct cmn_hnf_local *l
 /* Account @val, a read of the event's XP DTM counters */
 static u64 cmn_hnf_local_account(struct cmn_hnf_local *l, u64 val)
 {
-	u64 cur = cmn_hnf_local_value(val, l->ctr, l->width);
-	u64 delta = cmn_hnf_local_delta(l->prev, cur, l->width);
+	u64 delta = cmn_hnf_local_step(&l->prev, val, l->ctr, l->width);
 
-	l->prev = cur;
 	l->seen += delta;
 	return delta;
 }
@@ -300,14 +308,13 @@ static void cmn_hnf_update(struct cmn_hnf *cmn, struct perf_event *event)
 	u64 delta;
 
 	local_irq_save(flags);
-	if (idx == CMN_HNF_IDX_CYCLES) {
+	if (likely(idx < CMN_HNF_IDX_CYCLES))
+		delta = cmn_hnf_global_update(cmn, &cmn->ctr[idx]);
+	else if (idx == CMN_HNF_IDX_CYCLES)
 		delta = cmn_hnf_cyc_update(&cmn->cyc,
 					   cmn_hnf_hw_read_cycles(cmn));
-	} else if (cmn_hnf_idx_local(idx)) {
+	else
 		delta = cmn_hnf_local_update(cmn, cmn_hnf_local_of(cmn, idx));
-	} else {
-		delta = cmn_hnf_global_update(cmn, &cmn->ctr[idx]);
-	}
 	local64_add(delta, &event->count);
 	local_irq_restore(flags);
 }
@@ -347,7 +354,6 @@ static u8 cmn_hnf_ovf_flagged(struct cmn_hnf *cmn, u32 bit)
 static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 {
 	int idx = event->hw.idx;
-	struct cmn_hnf_sample s;
 	struct cmn_hnf_local *l;
 	unsigned long flags;
 
@@ -368,8 +374,8 @@ static void cmn_hnf_baseline(struct cmn_hnf *cmn, struct perf_event *event)
 		l->prev = cmn_hnf_local_read(cmn, l);
 	} else {
 		cmn_hnf_forget_overflow(cmn, BIT(idx));
-		cmn_hnf_hw_sample_global(cmn, &cmn->ctr[idx], &s);
-		cmn_hnf_acc_init(&cmn->ctr[idx].acc, &s);
+		cmn_hnf_hw_sample_global(cmn, &cmn->ctr[idx], &cmn->sample);
+		cmn_hnf_acc_init(&cmn->ctr[idx].acc, &cmn->sample);
 		cmn_hnf_acc_flags_at_base(&cmn->ctr[idx].acc,
 					  cmn_hnf_ovf_flagged(cmn, BIT(idx)));
 	}
@@ -641,8 +647,9 @@ static bool cmn_hnf_group_member(struct cmn_hnf *cmn, struct perf_event *event)
  * Note in @gs the registers that member @event is read from; returns its
  * global counter as a bit (0 for others).
  */
-static u8 cmn_hnf_group_plan(struct cmn_hnf *cmn, struct perf_event *event,
-			     struct cmn_hnf_group_sample *gs)
+static inline u8 cmn_hnf_group_plan(struct cmn_hnf *cmn,
+				    struct perf_event *event,
+				    struct cmn_hnf_group_sample *gs)
 {
 	int idx = event->hw.idx;
 
@@ -658,25 +665,26 @@ static u8 cmn_hnf_group_plan(struct cmn_hnf *cmn, struct perf_event *event,
 	return 0;
 }
 
-/* Bring member @event up to date from the group sample @gs */
-static void cmn_hnf_group_account(struct cmn_hnf *cmn, struct perf_event *event,
-				  const struct cmn_hnf_group_sample *gs,
-				  const u32 *local)
+/*
+ * Bring member @event up to date from the group sample in cmn->gs. Inlined
+ * into both loops of cmn_hnf_group_update(): it runs for every member.
+ */
+static __always_inline void cmn_hnf_group_account(struct cmn_hnf *cmn, struct perf_event *event)
 {
+	const struct cmn_hnf_group_sample *gs = &cmn->gs;
 	int idx = event->hw.idx;
-	struct cmn_hnf_sample s;
 	struct cmn_hnf_local *l;
 	u64 delta;
 
-	if (idx == CMN_HNF_IDX_CYCLES) {
+	if (likely(idx < CMN_HNF_IDX_CYCLES)) {
+		cmn_hnf_group_global(gs, cmn->topo->num_dtcs, idx,
+				     cmn->group_local[idx], &cmn->sample);
+		delta = cmn_hnf_global_account(cmn, &cmn->ctr[idx]);
+	} else if (idx == CMN_HNF_IDX_CYCLES) {
 		delta = cmn_hnf_cyc_update(&cmn->cyc, gs->cyc);
-	} else if (cmn_hnf_idx_local(idx)) {
+	} else {
 		l = cmn_hnf_local_of(cmn, idx);
 		delta = cmn_hnf_local_account(l, gs->xp[l->xp]);
-	} else {
-		cmn_hnf_group_global(gs, cmn->topo->num_dtcs, idx, local[idx],
-				     &s);
-		delta = cmn_hnf_global_account(cmn, &cmn->ctr[idx], &s);
 	}
 	local64_add(delta, &event->count);
 }
@@ -686,54 +694,63 @@ static void cmn_hnf_group_account(struct cmn_hnf *cmn, struct perf_event *event,
  * mesh. Runs inside a read transaction, which the core opens with
  * interrupts off on this CPU and ends before they are back on, so the
  * group cannot change meanwhile and no interrupt or poll reads in between.
+ * Not inlined: the read() of a single event (cmn_hnf_event_read()) would
+ * set up this function's larger frame too.
  */
-static void cmn_hnf_group_update(struct cmn_hnf *cmn, struct perf_event *leader)
+static noinline void cmn_hnf_group_update(struct cmn_hnf *cmn, struct perf_event *leader)
 {
-	struct cmn_hnf_group_sample gs;
-	u32 local[CMN_HNF_DTC_COUNTERS];
+	struct cmn_hnf_group_sample *gs = &cmn->gs;
 	struct perf_event *sibling;
-	unsigned long flags;
 	u8 globals = 0;
 
-	gs.xps = 0;
-	gs.pairs = 0;
-	gs.cycles = false;
+	gs->xps = 0;
+	gs->pairs = 0;
+	gs->cycles = false;
 	if (cmn_hnf_group_member(cmn, leader))
-		globals |= cmn_hnf_group_plan(cmn, leader, &gs);
+		globals |= cmn_hnf_group_plan(cmn, leader, gs);
 	for_each_sibling_event(sibling, leader)
 		if (cmn_hnf_group_member(cmn, sibling))
-			globals |= cmn_hnf_group_plan(cmn, sibling, &gs);
+			globals |= cmn_hnf_group_plan(cmn, sibling, gs);
 
-	local_irq_save(flags);
-	cmn_hnf_hw_sample_group(cmn, &gs);
+	lockdep_assert_irqs_disabled();
+	cmn_hnf_hw_sample_group(cmn, gs);
 	if (globals)
-		cmn_hnf_group_locals(&gs, cmn->dtm, globals, local);
+		cmn_hnf_group_locals(gs, cmn->dtm, globals, cmn->group_local);
 	if (cmn_hnf_group_member(cmn, leader))
-		cmn_hnf_group_account(cmn, leader, &gs, local);
+		cmn_hnf_group_account(cmn, leader);
 	for_each_sibling_event(sibling, leader)
 		if (cmn_hnf_group_member(cmn, sibling))
-			cmn_hnf_group_account(cmn, sibling, &gs, local);
-	local_irq_restore(flags);
+			cmn_hnf_group_account(cmn, sibling);
 }
 
 /*
  * In a read transaction the first read brings the whole group up to date
  * at once (the core reads the leader first) and the others find their
  * event up to date already; outside one, each read samples its event.
+ * The core calls read() with interrupts off on the PMU's CPU (in the IPI
+ * of perf_event_read(), or with them saved around a local call), so a
+ * GLOBAL event, the common case, is read here without saving them again.
  */
 static void cmn_hnf_event_read(struct perf_event *event)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
+	int idx = event->hw.idx;
 
-	if (cmn->txn_flags & PERF_PMU_TXN_READ) {
+	if (unlikely(cmn->txn_flags & PERF_PMU_TXN_READ)) {
 		if (!cmn->txn_sampled) {
 			cmn->txn_sampled = true;
 			cmn_hnf_group_update(cmn, event->group_leader);
 		}
 		return;
 	}
-	if (event->hw.idx == CMN_HNF_IDX_NONE || cmn_hnf_stopped(event))
+	if (idx == CMN_HNF_IDX_NONE || cmn_hnf_stopped(event))
 		return;
+	if (likely(idx < CMN_HNF_IDX_CYCLES)) {
+		lockdep_assert_irqs_disabled();
+		local64_add(cmn_hnf_global_update(cmn, &cmn->ctr[idx]),
+			    &event->count);
+		return;
+	}
 	cmn_hnf_update(cmn, event);
 }
 
