@@ -251,7 +251,9 @@ for m in "${sel[@]}"; do
 		if [ -n "$first" ]; then
 			name=${first#FAIL: }
 			by="${by:+$by, }${name%%: *}"
-			fails="$fails${fails:+$'\n'}$(grep '^FAIL: ' "$out" | head -n 4)"
+			# grep -m, not grep | head: under pipefail a grep cut
+			# short by head's exit would end the whole run (SIGPIPE)
+			fails="$fails${fails:+$'\n'}$(grep -m 4 '^FAIL: ' "$out")"
 		else
 			alive="${alive:+$alive; }$s"
 		fi
