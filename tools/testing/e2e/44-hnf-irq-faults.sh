@@ -121,11 +121,6 @@ case $l in
 *) fail irqoff/reasserted "the line was not disabled once: $l" ;;
 esac
 check_eq irqoff/pmovsr "$(lc_flags_set "$LC_TMP/ctrs")" none
-got=$(sed -n 1p "$LC_TMP/run.out" | cut -d' ' -f1)
-want=$(lc_u64 sub "$(lc_truth -f "$LC_TMP/counted1" 7)" "$(lc_truth -f "$LC_TMP/counted0" 7)")
-if [ "$want" = 0 ]; then
-	fail irqoff/exact "nothing counted: void"
-else
-	check_eq irqoff/exact "$got" "$want"
-fi
+lc_counted_exact irqoff/exact "$(sed -n 1p "$LC_TMP/run.out" | cut -d' ' -f1)" 7 \
+	"$LC_TMP/counted0" "$LC_TMP/counted1"
 finish

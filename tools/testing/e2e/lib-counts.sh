@@ -63,6 +63,20 @@ lc_hnfs_per_xp_max() {
 
 lc_truth() { cmn-perf truth "$@"; }
 lc_cycles() { cat "$LC_M/mesh$1/cycles"; }
+# lc_counted_exact NAME GOT ID BEFORE AFTER: an event's count GOT equals
+# what the model's hardware counted of source ID (an event id) between two
+# copies of a mesh's counted file; a difference is noted against 2^48, one
+# period of a global counter over its DTM carries
+lc_counted_exact() {
+	local __w
+	__w=$(lc_u64 sub "$(lc_truth -f "$5" "$3")" "$(lc_truth -f "$4" "$3")")
+	if [ "$__w" = 0 ]; then
+		fail "$1" "nothing counted: void"
+	elif ! check_eq "$1" "$2" "$__w" && is_uint "$2"; then
+		note "difference $(lc_u64 sub "$2" "$__w") (2^48 = 281474976710656)"
+	fi
+}
+
 # lc_flags_set FILE: from a copy of a mesh's counters file, the DTCs whose
 # overflow flags read set, as "<lid>:pmovsr=0x<bits>" words, or "none";
 # "no-dtc" when FILE has no DTC line
