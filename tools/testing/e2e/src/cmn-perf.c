@@ -292,26 +292,15 @@ static void close_all(struct opts *o)
 	}
 }
 
-static int enable_all(struct opts *o)
+/* PERF_EVENT_IOC_ENABLE or _DISABLE on every event (the group at once) */
+static int ioctl_all(struct opts *o, unsigned long req)
 {
 	int i;
 
 	if (o->group)
-		return ioctl(o->ev[0].fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+		return ioctl(o->ev[0].fd, req, PERF_IOC_FLAG_GROUP);
 	for (i = 0; i < o->nev; i++)
-		if (ioctl(o->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0))
-			return -1;
-	return 0;
-}
-
-static int disable_all(struct opts *o)
-{
-	int i;
-
-	if (o->group)
-		return ioctl(o->ev[0].fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	for (i = 0; i < o->nev; i++)
-		if (ioctl(o->ev[i].fd, PERF_EVENT_IOC_DISABLE, 0))
+		if (ioctl(o->ev[i].fd, req, 0))
 			return -1;
 	return 0;
 }
@@ -384,13 +373,13 @@ static int cmd_run(int argc, char **argv)
 		printf("OPEN-ERROR %s %d\n", g_errname(errno), bad);
 		return 1;
 	}
-	if (enable_all(&o)) {
+	if (ioctl_all(&o, PERF_EVENT_IOC_ENABLE)) {
 		printf("ENABLE-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
 	fflush(stdout);
 	st = system(argv[first]);
-	if (o.disable && disable_all(&o)) {
+	if (o.disable && ioctl_all(&o, PERF_EVENT_IOC_DISABLE)) {
 		printf("DISABLE-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
@@ -430,7 +419,7 @@ static int cmd_hold(int argc, char **argv)
 		printf("OPEN-ERROR %s %d\n", g_errname(errno), bad);
 		return 1;
 	}
-	if (enable_all(&o)) {
+	if (ioctl_all(&o, PERF_EVENT_IOC_ENABLE)) {
 		printf("ENABLE-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
@@ -556,7 +545,7 @@ static int cmd_race(int argc, char **argv)
 	}
 	if (truth_sum(NULL, o.mesh, o.eventid, -1, o.nodeid, &t0))
 		g_die("race: cannot read the truth");
-	if (enable_all(&o)) {
+	if (ioctl_all(&o, PERF_EVENT_IOC_ENABLE)) {
 		printf("ENABLE-ERROR %s\n", g_errname(errno));
 		return 1;
 	}
