@@ -19,7 +19,8 @@
  *     - defer them by up to defer_us: a reader that runs meanwhile, on any
  *       CPU, sees the wraps without their carries,
  *   chosen at random per iteration (a quarter, a quarter, a half); set
- *   overflow flags and raise interrupts; unlock; sleep a little
+ *   overflow flags and raise interrupts; unlock; sleep a little, and at
+ *   least as long as the iteration took (race_thread())
  *
  * with interrupts off on that CPU for the whole iteration. A reader then
  * sees local counters that have wrapped while their global counters do
@@ -57,6 +58,7 @@
 #define NEAR_WRAP_ROOM		256
 #define RACE_SLEEP_MIN_US	20
 #define RACE_SLEEP_MAX_US	60
+#define RACE_SLEEP_CAP_US	5000
 #define RACE_MAX_LAG_NS		100000
 #define RACE_DEFAULT_LAG_NS	2000
 #define RACE_MAX_DEFER_US	1000000
@@ -266,13 +268,26 @@ static void race_iteration(struct cmn600_rt_mesh *m)
 	local_irq_restore(flags);
 }
 
+/*
+ * Each thread sleeps at least as long as its iteration took, waiting for
+ * the lock included (at most RACE_SLEEP_CAP_US): the threads then hold at
+ * most about half of every CPU, however slowly the host runs the vCPUs.
+ * On a starved guest an iteration takes longer in wall time and its
+ * thread sleeps longer, so readers, IPIs and the watchdog still run
+ * between iterations; the mesh moves by the wall time either way.
+ */
 static int race_thread(void *data)
 {
 	struct cmn600_rt_mesh *m = data;
+	unsigned long us;
+	u64 t0;
 
 	while (!kthread_should_stop()) {
+		t0 = ktime_get_ns();
 		race_iteration(m);
-		usleep_range(RACE_SLEEP_MIN_US, RACE_SLEEP_MAX_US);
+		us = clamp_t(u64, (ktime_get_ns() - t0) / NSEC_PER_USEC,
+			     RACE_SLEEP_MIN_US, RACE_SLEEP_CAP_US);
+		usleep_range(us, us + RACE_SLEEP_MAX_US - RACE_SLEEP_MIN_US);
 	}
 	return 0;
 }

@@ -5,13 +5,15 @@
  * guest helpers of tools/testing/fuzz/guest.c only;
  * every answer is one line on stdout that a busybox script can compare.
  *
- *   cmn-hostile race [-g] -s SECS -m MESH SRC EV [SRC EV]...
+ *   cmn-hostile race [-g] -s SECS [-n READS] -m MESH SRC EV [SRC EV]...
  *       The mesh must be in race mode with its clock stopped. Opens EV,
  *       samples the truth of SRC (T0), enables EV, starts the clock
  *       ("free constant"), reads EV in a loop for SECS seconds, four reads
  *       back to back then the truth, stops the clock ("manual") and reads
- *       once more. Prints
- *         reads=<n> over=<n> maxover=<n> nonmono=<n> maxdrop=<n>
+ *       once more. -n: go on past SECS until READS reads are made, for at
+ *       most 8 * SECS seconds in all (a guest the host starves reads
+ *       slowly: the run gets longer, its bar stays the same). Prints
+ *         reads=<n> secs=<s> over=<n> maxover=<n> nonmono=<n> maxdrop=<n>
  *         final=<count> truth=<T1 - T0>
  *       over: reads above the truth sampled after them (after the four);
  *       nonmono: reads below the previous one.
@@ -70,7 +72,9 @@
  *         loops=<n> wraps=<n> early=<n> late=<n>
  *       wraps: local wraps seen; late: a wrap seen with both global reads
  *       still without its carry; early: the global counter moved between
- *       the two reads around a local read that had not wrapped yet.
+ *       the two reads around a local read that had not wrapped yet. With
+ *       no late wrap seen by SECS it goes on, for at most 8 * SECS in all
+ *       (a starved guest loops slowly).
  *
  * SRC is EVENTID[,OCCUPID|-[,NODEID|*]] (decimal or 0x-hex), the model's
  * truth lines an event counts. EV is PMU:CONFIG as in cmn-perf.
@@ -342,24 +346,27 @@ static int cmd_race(int argc, char **argv)
 	struct ev ev[MAX_EVENTS];
 	struct src src[MAX_EVENTS];
 	const char *sep;
-	double secs = 0, end;
+	double secs = 0, start, now;
+	u64 minreads = 0;
 	int mesh = 0, opt, nev, i;
 	unsigned int k;
 
-	while ((opt = getopt(argc, argv, "gs:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "gs:n:m:")) != -1) {
 		if (opt == 'g')
 			group = true;
 		else if (opt == 's')
 			secs = strtod(optarg, NULL);
+		else if (opt == 'n')
+			minreads = g_num(optarg);
 		else if (opt == 'm')
 			mesh = (int)g_num(optarg);
 		else
-			g_die("race: [-g] -s SECS -m MESH SRC EV [SRC EV]...");
+			g_die("race: [-g] -s SECS [-n READS] -m MESH SRC EV [SRC EV]...");
 	}
 	nev = (argc - optind) / 2;
 	if ((argc - optind) % 2 || nev < 1 || nev > MAX_EVENTS || secs <= 0 ||
 	    (nev > 1 && !group))
-		g_die("race: [-g] -s SECS -m MESH SRC EV [SRC EV]...");
+		g_die("race: [-g] -s SECS [-n READS] -m MESH SRC EV [SRC EV]...");
 	for (i = 0; i < nev; i++) {
 		const char *text = argv[optind + 2 * i];
 
@@ -384,8 +391,9 @@ static int cmd_race(int argc, char **argv)
 	if (ioctl(ev[0].fd, PERF_EVENT_IOC_ENABLE, group ? PERF_IOC_FLAG_GROUP : 0))
 		g_die("ioctl: %s", strerror(errno));
 	write_model("clock", "free constant");
-	end = g_now() + secs;
-	while (g_now() < end) {
+	start = g_now();
+	for (now = start; now < start + 8 * secs &&
+	     (now < start + secs || reads < minreads); now = g_now()) {
 		/* back-to-back reads, then the truth that bounds them all */
 		for (k = 0; k < RACE_BURST; k++)
 			race_read(ev, nev, group, burst[k]);
@@ -415,8 +423,8 @@ static int cmd_race(int argc, char **argv)
 	write_model("clock", "manual");
 	race_read(ev, nev, group, c);
 	model_totals(mesh, src, nev, t);
-	printf("reads=%llu over=%llu maxover=%llu nonmono=%llu maxdrop=%llu ",
-	       reads, over, maxover, nonmono, maxdrop);
+	printf("reads=%llu secs=%.1f over=%llu maxover=%llu nonmono=%llu maxdrop=%llu ",
+	       reads, now - start, over, maxover, nonmono, maxdrop);
 	/* final and truth: the members that have a truth, in order */
 	printf("final=");
 	for (i = 0, sep = ""; i < nev; i++)
@@ -785,7 +793,7 @@ static int cmd_regrace(int argc, char **argv)
 	u64 loops = 0, wraps = 0, early = 0, late = 0;
 	u32 g1, g2, pg = 0;
 	u16 l, pl = 0;
-	double secs, end;
+	double secs, start, now;
 	bool first = true;
 	int fd;
 
@@ -799,8 +807,9 @@ static int cmd_regrace(int argc, char **argv)
 	ls = (unsigned int)g_num(argv[3]);
 	gr = map_reg(fd, g_num(argv[4]));
 	gs = (unsigned int)g_num(argv[5]);
-	end = g_now() + secs;
-	while (g_now() < end) {
+	start = g_now();
+	for (now = start; now < start + 8 * secs &&
+	     (now < start + secs || !late); now = g_now()) {
 		unsigned int i;
 
 		for (i = 0; i < 4096; i++) {
