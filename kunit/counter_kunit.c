@@ -812,6 +812,8 @@ struct group_sim {
 	u8 xp[SIM_NODES];		/* each node's XP */
 	u8 lane[SIM_NODES][GROUP_EVENTS];	/* DTM counter of (node, event) */
 	struct cmn_hnf_dtm_cfg dtm[CMN_HNF_MAX_XPS];
+	u8 other;			/* global counter outside the group */
+	unsigned int one_run;		/* samples whose XPs all pair alike */
 };
 
 static void group_sim_start(struct group_sim *g, u32 *seed, unsigned int round)
@@ -821,7 +823,8 @@ static void group_sim_start(struct group_sim *g, u32 *seed, unsigned int round)
 	u8 used = 0, other, perm[CMN_HNF_DTM_COUNTERS];
 	bool shuffle = round % 3;
 
-	memset(g, 0, sizeof(*g));
+	/* a new layout; the count of one-run samples goes on */
+	memset(g, 0, offsetof(struct group_sim, one_run));
 	g->nev = CMN_HNF_DTM_COUNTERS / per_xp - (round % 4 >= 2);
 	for (e = 0; e < g->nev; e++) {
 		sim_start(&g->ev[e], seed, round + e, dtcs);
@@ -849,15 +852,22 @@ static void group_sim_start(struct group_sim *g, u32 *seed, unsigned int round)
 				i = rnd(seed) % (k + 1);
 				swap(perm[k], perm[i]);
 			}
-			/* every counter paired outside the group, until taken */
-			cfg->paired = 0xf;
-			memset(cfg->global_num, other, sizeof(cfg->global_num));
+			/*
+			 * every counter paired outside the group, until taken;
+			 * or, every other round, not paired at all but naming
+			 * a member's global counter, which it must not reach
+			 */
+			cfg->paired = round % 2 ? 0 : 0xf;
+			memset(cfg->global_num, round % 2 ? g->global[0] : other,
+			       sizeof(cfg->global_num));
 		}
 		for (e = 0; e < g->nev; e++) {
 			g->lane[n][e] = perm[(n % per_xp) * g->nev + e];
+			cfg->paired |= BIT(g->lane[n][e]);
 			cfg->global_num[g->lane[n][e]] = g->global[e];
 		}
 	}
+	g->other = other;
 }
 
 static void group_sim_feed(struct group_sim *g, u32 *seed, u64 big)
@@ -918,18 +928,73 @@ static void group_sim_read_xps(const struct group_sim *g, u32 *seed,
 }
 
 /*
+ * What the counters outside the group add to global counter @other in
+ * @gs: the paired lanes that no member holds, read straight off the layout
+ */
+static u32 group_sim_other(const struct group_sim *g,
+			   const struct cmn_hnf_group_sample *gs)
+{
+	unsigned int n, e, k;
+	u32 sum = 0;
+	u8 taken;
+
+	for (n = 0; n < SIM_NODES; n++) {
+		const struct cmn_hnf_dtm_cfg *cfg = &g->dtm[g->xp[n]];
+
+		/* an XP of two nodes: count its lanes once */
+		if (n && g->xp[n] == g->xp[n - 1])
+			continue;
+		taken = 0;
+		for (k = n; k < SIM_NODES && g->xp[k] == g->xp[n]; k++)
+			for (e = 0; e < g->nev; e++)
+				taken |= BIT(g->lane[k][e]);
+		for (k = 0; k < CMN_HNF_DTM_COUNTERS; k++)
+			if (!(taken & BIT(k)) && (cfg->paired & BIT(k)) &&
+			    cfg->global_num[k] == g->other)
+				sum += (u16)(gs->xp[g->xp[n]] >> (16 * k));
+	}
+	return sum;
+}
+
+/*
+ * The route every XP of the group has, from the layout: the DTM counter of
+ * each member's global counter, the rest paired with the global counter
+ * outside the group or not at all; CMN_HNF_ROUTE_MIXED if XPs differ.
+ */
+static u32 group_sim_route(const struct group_sim *g)
+{
+	u32 route = CMN_HNF_ROUTE_MIXED, r;
+	unsigned int n, k;
+
+	for (n = 0; n < SIM_NODES; n++) {
+		const struct cmn_hnf_dtm_cfg *cfg = &g->dtm[g->xp[n]];
+
+		r = 0;
+		for (k = 0; k < CMN_HNF_DTM_COUNTERS; k++)
+			r |= (cfg->paired & BIT(k) ? cfg->global_num[k] :
+				CMN_HNF_ROUTE_NONE) << (8 * k);
+		if (n && r != route)
+			return CMN_HNF_ROUTE_MIXED;
+		route = r;
+	}
+	return route;
+}
+
+/*
  * One group sample, with more events and carries between the pair and the
- * XP reads when @race; @s gets each member's own read of the same moments.
+ * XP reads when @race; @s gets each member's own read of the same moments,
+ * @gs the group sample and @local its local sums.
  */
 static void group_sim_sample(struct kunit *test, struct group_sim *g,
-			     u32 *seed, bool race, struct cmn_hnf_sample *s)
+			     u32 *seed, bool race, struct cmn_hnf_sample *s,
+			     struct cmn_hnf_group_sample *gs,
+			     u32 local[CMN_HNF_GROUP_LOCALS])
 {
-	struct cmn_hnf_group_sample gs = {};
-	u32 local[CMN_HNF_DTC_COUNTERS];
-	struct cmn_hnf_sample own;
-	unsigned int e, d;
+	u32 runs[CMN_HNF_GROUP_LOCALS], route;
+	unsigned int e;
 
-	group_sim_read_pairs(g, seed, &gs);
+	memset(gs, 0, sizeof(*gs));
+	group_sim_read_pairs(g, seed, gs);
 	/* each member's own read: globals now, its locals with the group's */
 	for (e = 0; e < g->nev; e++)
 		sim_read_globals(&g->ev[e], &s[e]);
@@ -937,49 +1002,85 @@ static void group_sim_sample(struct kunit *test, struct group_sim *g,
 		group_sim_feed(g, seed, 0x800);
 		group_sim_deliver(g, seed);
 	}
-	group_sim_read_xps(g, seed, &gs);
-	cmn_hnf_group_locals(&gs, g->dtm, g->globals, local);
+	group_sim_read_xps(g, seed, gs);
+	cmn_hnf_group_route(gs, g->dtm);
+	KUNIT_ASSERT_EQ(test, gs->route, group_sim_route(g));
+	if (gs->route != CMN_HNF_ROUTE_MIXED)
+		g->one_run++;
+	/* the same sums as XPs that pair in different ways would give */
+	route = gs->route;
+	gs->route = CMN_HNF_ROUTE_MIXED;
+	cmn_hnf_group_locals(gs, g->dtm, runs);
+	gs->route = route;
+	cmn_hnf_group_locals(gs, g->dtm, local);
+	for (e = 0; e < CMN_HNF_DTC_COUNTERS; e++)
+		KUNIT_ASSERT_EQ_MSG(test, local[e], runs[e], "global %u", e);
 	for (e = 0; e < g->nev; e++) {
 		sim_read_locals(&g->ev[e], &s[e]);
-		cmn_hnf_group_global(&gs, CMN_HNF_MAX_DTCS, g->global[e],
-				     local[g->global[e]], &own);
-		for (d = 0; d < CMN_HNF_MAX_DTCS; d++)
-			KUNIT_ASSERT_EQ_MSG(test, own.global[d], s[e].global[d],
-					    "event %u DTC %u", e, d);
-		KUNIT_ASSERT_EQ_MSG(test, own.local, s[e].local, "event %u", e);
+		KUNIT_ASSERT_EQ_MSG(test, local[g->global[e]], s[e].local,
+				    "event %u", e);
 	}
-	/* nothing for the global counters outside the group */
-	for (d = 0; d < CMN_HNF_DTC_COUNTERS; d++)
-		if (!(g->globals & BIT(d)))
-			KUNIT_ASSERT_EQ(test, local[d], 0U);
+	/* the counters paired outside the group go to their own global */
+	KUNIT_ASSERT_EQ(test, local[g->other], group_sim_other(g, gs));
+}
+
+/*
+ * Account member @e of the group sample both ways: its own read @own with
+ * cmn_hnf_acc_update() in @acc, the group sample with
+ * cmn_hnf_acc_update_group() in @accg. Both must count alike.
+ */
+static u64 group_sim_account(struct kunit *test, const struct group_sim *g,
+			     unsigned int e, const struct cmn_hnf_sample *own,
+			     const struct cmn_hnf_group_sample *gs,
+			     const u32 *local, struct cmn_hnf_acc *acc,
+			     struct cmn_hnf_acc *accg)
+{
+	u64 delta, deltag;
+
+	delta = cmn_hnf_acc_update(acc, own, CMN_HNF_MAX_DTCS);
+	deltag = cmn_hnf_acc_update_group(accg, gs, g->global[e],
+					  local[g->global[e]], CMN_HNF_MAX_DTCS);
+	KUNIT_ASSERT_EQ_MSG(test, deltag, delta, "event %u", e);
+	KUNIT_ASSERT_EQ_MSG(test, accg->carries, acc->carries, "event %u", e);
+	KUNIT_ASSERT_EQ_MSG(test, accg->high, acc->high, "event %u", e);
+	KUNIT_ASSERT_EQ_MSG(test, accg->wrapped, acc->wrapped, "event %u", e);
+	KUNIT_ASSERT_EQ_MSG(test, cmn_hnf_acc_short(accg), cmn_hnf_acc_short(acc),
+			    "event %u", e);
+	KUNIT_ASSERT_EQ(test, memcmp(&accg->last, &acc->last, sizeof(acc->last)), 0);
+	return delta;
 }
 
 static void cmn_hnf_test_counter_group(struct kunit *test)
 {
 	struct cmn_hnf_sample s[GROUP_EVENTS];
-	struct cmn_hnf_acc acc[GROUP_EVENTS];
+	struct cmn_hnf_acc acc[GROUP_EVENTS], accg[GROUP_EVENTS];
+	struct cmn_hnf_group_sample *gs;
+	u32 local[CMN_HNF_GROUP_LOCALS];
 	struct group_sim *g;
 	u64 base[GROUP_EVENTS], counted[GROUP_EVENTS], delta;
 	unsigned int round, step, e, shorts = 0;
 	u32 seed = 4242;
 
 	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	gs = kunit_kzalloc(test, sizeof(*gs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_ASSERT_NOT_NULL(test, gs);
 	for (round = 0; round < 60; round++) {
 		group_sim_start(g, &seed, round);
-		group_sim_sample(test, g, &seed, false, s);
+		group_sim_sample(test, g, &seed, false, s, gs, local);
 		for (e = 0; e < g->nev; e++) {
 			cmn_hnf_acc_init(&acc[e], &s[e]);
+			cmn_hnf_acc_init(&accg[e], &s[e]);
 			base[e] = g->ev[e].truth;
 			counted[e] = 0;
 		}
 		for (step = 0; step < 100; step++) {
 			group_sim_feed(g, &seed, step % 16 ? 0x1000 : 0x30000);
 			group_sim_deliver(g, &seed);
-			group_sim_sample(test, g, &seed, true, s);
+			group_sim_sample(test, g, &seed, true, s, gs, local);
 			for (e = 0; e < g->nev; e++) {
-				delta = cmn_hnf_acc_update(&acc[e], &s[e],
-							   CMN_HNF_MAX_DTCS);
+				delta = group_sim_account(test, g, e, &s[e], gs, local,
+							  &acc[e], &accg[e]);
 				shorts += cmn_hnf_acc_short(&acc[e]);
 				KUNIT_ASSERT_LE_MSG(test, delta,
 						    g->ev[e].truth - base[e] - counted[e],
@@ -991,17 +1092,59 @@ static void cmn_hnf_test_counter_group(struct kunit *test)
 		/* counting stops, the carries land: every member exact */
 		for (e = 0; e < g->nev; e++)
 			sim_deliver(&g->ev[e], ~0U);
-		group_sim_sample(test, g, &seed, false, s);
+		group_sim_sample(test, g, &seed, false, s, gs, local);
 		for (e = 0; e < g->nev; e++) {
-			counted[e] += cmn_hnf_acc_update(&acc[e], &s[e],
-							 CMN_HNF_MAX_DTCS);
-			KUNIT_ASSERT_FALSE(test, cmn_hnf_acc_short(&acc[e]));
+			counted[e] += group_sim_account(test, g, e, &s[e], gs, local,
+							&acc[e], &accg[e]);
+			KUNIT_ASSERT_FALSE(test, cmn_hnf_acc_short(&accg[e]));
 			KUNIT_ASSERT_EQ_MSG(test, counted[e], g->ev[e].truth - base[e],
 					    "round %u event %u", round, e);
 		}
 	}
 	/* the races must have made members' samples short */
 	KUNIT_EXPECT_GT(test, shorts, 100U);
+	/* both ways of summing the XPs were taken */
+	KUNIT_EXPECT_GT(test, g->one_run, 0U);
+	KUNIT_EXPECT_LT(test, g->one_run, 60U * 102);
+}
+
+/*
+ * The route of a DTM's counters, from the register's definition: a paired
+ * counter carries into the global counter its 3-bit global_num names, one
+ * that is not paired carries nowhere (CMN_HNF_ROUTE_NONE).
+ */
+static void cmn_hnf_test_counter_route(struct kunit *test)
+{
+	static const struct {
+		u8 paired;
+		u8 global_num[CMN_HNF_DTM_COUNTERS];
+		u8 route[CMN_HNF_DTM_COUNTERS];
+	} v[] = {
+		{ 0x0, { 0, 0, 0, 0 }, { 8, 8, 8, 8 } },
+		{ 0xf, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } },
+		{ 0xf, { 7, 6, 5, 4 }, { 7, 6, 5, 4 } },
+		{ 0x5, { 3, 5, 7, 1 }, { 3, 8, 7, 8 } },
+		{ 0xa, { 2, 6, 4, 1 }, { 8, 6, 8, 1 } },
+		{ 0x1, { 1, 2, 3, 4 }, { 1, 8, 8, 8 } },
+		{ 0x8, { 1, 2, 3, 4 }, { 8, 8, 8, 4 } },
+		/* only 3 bits of global_num reach the register */
+		{ 0x6, { 9, 15, 12, 0 }, { 8, 7, 4, 8 } },
+		/* bits above the four counters pair nothing */
+		{ 0xf0, { 1, 2, 3, 4 }, { 8, 8, 8, 8 } },
+	};
+	struct cmn_hnf_dtm_cfg cfg = {};
+	unsigned int i, n;
+	u32 route;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		cfg.paired = v[i].paired;
+		memcpy(cfg.global_num, v[i].global_num, sizeof(cfg.global_num));
+		route = cmn_hnf_dtm_route(&cfg);
+		for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++)
+			KUNIT_EXPECT_EQ_MSG(test, (route >> (8 * n)) & 0xff,
+					    (u32)v[i].route[n], "vector %u counter %u",
+					    i, n);
+	}
 }
 
 /* The halves of a pair register, and a pair's bit */
@@ -1035,6 +1178,7 @@ static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_counter_late_poll),
 	KUNIT_CASE(cmn_hnf_test_counter_cycles),
 	KUNIT_CASE(cmn_hnf_test_counter_group),
+	KUNIT_CASE(cmn_hnf_test_counter_route),
 	KUNIT_CASE(cmn_hnf_test_counter_pair),
 	{}
 };

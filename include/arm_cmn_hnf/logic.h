@@ -97,6 +97,15 @@ struct cmn_hnf_dtm_cfg {
 	u8 input_sel[CMN_HNF_DTM_COUNTERS];
 };
 
+/*
+ * Where the carries of each local counter of @cfg go, as a group read sums
+ * them: byte n is the global counter that local counter n is paired with
+ * (the low 3 bits of global_num[n], the width of the register field), or
+ * CMN_HNF_ROUTE_NONE when it is not paired (it carries nowhere).
+ */
+#define CMN_HNF_ROUTE_NONE		CMN_HNF_DTC_COUNTERS
+u32 cmn_hnf_dtm_route(const struct cmn_hnf_dtm_cfg *cfg);
+
 /* por_dtm_pmu_config with pmu_en set and the counters as in @cfg. */
 u64 cmn_hnf_encode_dtm_config(const struct cmn_hnf_dtm_cfg *cfg);
 
@@ -415,6 +424,10 @@ u8 cmn_hnf_fields_lane(const u8 *fields, unsigned int nxps);
  * @xps:	bit x: XP x's por_dtm_pmevcnt was read into @xp[x]
  * @pairs:	bit p: global counter pair p was read on every DTC
  * @cycles:	the DTC0 cycle counter was read into @cyc
+ * @route:	the route (cmn_hnf_dtm_route()) that every XP of @xps has,
+ *		or CMN_HNF_ROUTE_MIXED: cmn_hnf_group_route() sets it when
+ *		@xps is planned, and it holds while the DTMs keep their
+ *		configuration
  * @pair:	per DTC, per pair p: the pair register (counters 2p, 2p + 1)
  * @xp:		per XP: its four 16-bit counters
  * @cyc:	the cycle counter
@@ -423,6 +436,7 @@ struct cmn_hnf_group_sample {
 	u64 xps;
 	u8 pairs;
 	bool cycles;
+	u32 route;
 	u64 pair[CMN_HNF_MAX_DTCS][CMN_HNF_DTC_COUNTERS / 2];
 	u64 xp[CMN_HNF_MAX_XPS];
 	u64 cyc;
@@ -442,25 +456,32 @@ static inline u32 cmn_hnf_pair_counter(u64 pair, unsigned int global)
 }
 
 /*
- * The DTM counter sums of the group's GLOBAL members, in one pass over the
- * XP words of @gs: counter n of XP x counts for global counter g when
- * @dtm[x] pairs it with g (as the hardware routes its carries), and only
- * global counters in @globals are summed; local[g] is their sum over every
- * XP of @gs->xps, which must include all XPs of those members. Runs of XPs
- * whose counters pair alike are summed four counters at a time.
+ * Entries of a group read's local sums: one per global counter, and one
+ * (CMN_HNF_ROUTE_NONE) for the local counters that are not paired.
  */
-void cmn_hnf_group_locals(const struct cmn_hnf_group_sample *gs,
-			  const struct cmn_hnf_dtm_cfg *dtm, u8 globals,
-			  u32 local[CMN_HNF_DTC_COUNTERS]);
+#define CMN_HNF_GROUP_LOCALS		(CMN_HNF_DTC_COUNTERS + 1)
+
+/* struct cmn_hnf_group_sample.route: the XPs do not all pair alike */
+#define CMN_HNF_ROUTE_MIXED		U32_MAX
+
+/* Set @gs->route from @dtm for the XPs in @gs->xps */
+void cmn_hnf_group_route(struct cmn_hnf_group_sample *gs,
+			 const struct cmn_hnf_dtm_cfg *dtm);
 
 /*
- * The sample of the GLOBAL member in global counter @global: its counter on
- * each of @num_dtcs DTCs from @gs (which must hold pair @global / 2), its
- * DTM counters' sum @local (cmn_hnf_group_locals()).
+ * The DTM counter sums of every global counter over the XPs of @gs, in one
+ * pass over their words: local[g] is the sum of the local counters that
+ * @dtm pairs with global counter g (as the hardware routes their carries,
+ * cmn_hnf_dtm_route()) on every XP of @gs->xps, which must include all XPs
+ * of the group's GLOBAL members. local[CMN_HNF_ROUTE_NONE] sums the
+ * counters that are not paired and means nothing. Runs of XPs whose
+ * counters pair alike are summed four counters at a time; when every XP
+ * has @gs->route (cmn_hnf_group_route()), all are one run, found without
+ * looking at @dtm.
  */
-void cmn_hnf_group_global(const struct cmn_hnf_group_sample *gs,
-			  unsigned int num_dtcs, unsigned int global, u32 local,
-			  struct cmn_hnf_sample *s);
+void cmn_hnf_group_locals(const struct cmn_hnf_group_sample *gs,
+			  const struct cmn_hnf_dtm_cfg *dtm,
+			  u32 local[CMN_HNF_GROUP_LOCALS]);
 
 /* Start counting from @base */
 void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base);
@@ -471,6 +492,18 @@ void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base
  */
 u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
 		       unsigned int num_dtcs);
+
+/*
+ * cmn_hnf_acc_update() of the GLOBAL group member in global counter
+ * @global, straight from the group sample: its counter on each of @num_dtcs
+ * DTCs out of the pair registers of @gs (which must hold pair @global / 2),
+ * and @local, its DTM counters' sum (cmn_hnf_group_locals()). The same
+ * accounting as of the sample its own read would take at that instant.
+ */
+u64 cmn_hnf_acc_update_group(struct cmn_hnf_acc *acc,
+			     const struct cmn_hnf_group_sample *gs,
+			     unsigned int global, u32 local,
+			     unsigned int num_dtcs);
 
 /*
  * Whether the sample of the last cmn_hnf_acc_update() was short: below the

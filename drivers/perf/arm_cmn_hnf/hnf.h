@@ -28,6 +28,10 @@
 #define CMN_HNF_IDX_LOCAL	16
 #define CMN_HNF_IDX_NONE	(-1)
 #define CMN_HNF_NR_LOCAL	(2 * CMN_HNF_MAX_XPS)
+/* Events of ours in one group at most, with @nr local counters: one per counter */
+#define CMN_HNF_GROUP_MEMBERS(nr)	(CMN_HNF_DTC_COUNTERS + 1 + (nr))
+/* struct cmn_hnf.plan_idx holds event indices in a byte */
+static_assert(CMN_HNF_IDX_LOCAL + CMN_HNF_NR_LOCAL <= U8_MAX);
 
 /**
  * struct cmn_hnf_counter - a GLOBAL event: one global counter index
@@ -156,7 +160,18 @@ struct cmn_hnf {
 	 */
 	struct cmn_hnf_sample sample;
 	struct cmn_hnf_group_sample gs;
-	u32 group_local[CMN_HNF_DTC_COUNTERS];
+	u32 group_local[CMN_HNF_GROUP_LOCALS];
+	/*
+	 * The plan of the last group read (cmn_hnf_group_plan()): the group
+	 * of @plan_leader has the @plan_n members whose hw.idx are in
+	 * @plan_idx, sampled by the registers that gs.xps, gs.pairs and
+	 * gs.cycles name. It holds until an event is added, deleted, started
+	 * or stopped, which clears @plan_valid.
+	 */
+	bool plan_valid;
+	unsigned int plan_n;
+	struct perf_event *plan_leader;
+	u8 *plan_idx;		/* CMN_HNF_GROUP_MEMBERS(nr_local) entries */
 	/*
 	 * Per DTC: overflow flags cleared outside the interrupt handler (by
 	 * hw_init(), add or del) since the handler last read the DTC's status.

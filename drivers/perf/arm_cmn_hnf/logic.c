@@ -944,72 +944,139 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
 #define CMN_HNF_LANES	0x0000ffff0000ffffULL
 
 /*
- * Add the counter sums of a run of XPs paired as @cfg (@even: counters 0
- * and 2, @odd: 1 and 3, each in a 32-bit half) to their global counters.
+ * cmn_hnf_dtm_route() without a branch or a loop: it runs once per run of
+ * XPs. The global_num fields are 3 bits wide in the register, so only
+ * their low 3 bits route a carry.
  */
-static void cmn_hnf_group_flush(const struct cmn_hnf_dtm_cfg *cfg, u8 globals,
-				u64 even, u64 odd,
-				u32 local[CMN_HNF_DTC_COUNTERS])
+static __always_inline u32 cmn_hnf_route(const struct cmn_hnf_dtm_cfg *cfg)
 {
-	u32 sum[CMN_HNF_DTM_COUNTERS] = {
-		(u32)even, (u32)odd, (u32)(even >> 32), (u32)(odd >> 32)
-	};
-	unsigned int n;
-	u8 g;
+	const u8 *g = cfg->global_num;
+	u32 num = g[0] | g[1] << 8 | g[2] << 16 | (u32)g[3] << 24;
+	/* bit n of paired to bit 8n: the products' bits never overlap */
+	u32 on = ((cfg->paired & 0xf) * 0x00204081U) & 0x01010101U;
 
-	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++) {
-		g = cfg->global_num[n];
-		if ((cfg->paired & BIT(n)) && g < CMN_HNF_DTC_COUNTERS &&
-		    (globals & BIT(g)))
-			local[g] += sum[n];
-	}
+	return (num & 0x07070707U & (on * 0xff)) |
+	       ((on ^ 0x01010101U) * CMN_HNF_ROUTE_NONE);
 }
 
-void cmn_hnf_group_locals(const struct cmn_hnf_group_sample *gs,
-			  const struct cmn_hnf_dtm_cfg *dtm, u8 globals,
-			  u32 local[CMN_HNF_DTC_COUNTERS])
+u32 cmn_hnf_dtm_route(const struct cmn_hnf_dtm_cfg *cfg)
 {
-	const struct cmn_hnf_dtm_cfg *run = NULL, *cfg;
-	u64 xps = gs->xps, even = 0, odd = 0, val;
+	return cmn_hnf_route(cfg);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_dtm_route);
+
+/*
+ * What tells how the counters of an XP pair: paired and global_num, as
+ * one word (the four global_num bytes in memory order, which only needs
+ * to compare equal for equal fields).
+ */
+static __always_inline u64 cmn_hnf_pair_key(const struct cmn_hnf_dtm_cfg *cfg)
+{
+	u32 num;
+
+	memcpy(&num, cfg->global_num, sizeof(num));
+	return (u64)num << 8 | cfg->paired;
+}
+
+void cmn_hnf_group_route(struct cmn_hnf_group_sample *gs,
+			 const struct cmn_hnf_dtm_cfg *dtm)
+{
+	u64 xps = gs->xps, key;
 	unsigned int x;
 
-	memset(local, 0, sizeof(u32) * CMN_HNF_DTC_COUNTERS);
-	while (xps) {
+	gs->route = CMN_HNF_ROUTE_MIXED;
+	if (!xps)
+		return;
+	key = cmn_hnf_pair_key(&dtm[__ffs64(xps)]);
+	for (; xps; xps &= xps - 1) {
+		x = __ffs64(xps);
+		if (cmn_hnf_pair_key(&dtm[x]) != key)
+			return;
+	}
+	gs->route = cmn_hnf_route(&dtm[__ffs64(gs->xps)]);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_group_route);
+
+/*
+ * Add the counter sums of a run of XPs with route @route (@even: counters
+ * 0 and 2, @odd: 1 and 3, each in a 32-bit half) to their global counters;
+ * a counter that is not paired adds to the entry that means nothing.
+ */
+static __always_inline void cmn_hnf_group_add(u32 route, u64 even, u64 odd,
+					      u32 local[CMN_HNF_GROUP_LOCALS])
+{
+	local[route & 0xff] += (u32)even;
+	local[(route >> 8) & 0xff] += (u32)odd;
+	local[(route >> 16) & 0xff] += (u32)(even >> 32);
+	local[route >> 24] += (u32)(odd >> 32);
+}
+
+/*
+ * cmn_hnf_group_add() for a run of XPs that pair as @cfg. Not inlined:
+ * the compiler would compute the route on every XP.
+ */
+static noinline void cmn_hnf_group_flush(const struct cmn_hnf_dtm_cfg *cfg,
+					 u64 even, u64 odd,
+					 u32 local[CMN_HNF_GROUP_LOCALS])
+{
+	cmn_hnf_group_add(cmn_hnf_route(cfg), even, odd, local);
+}
+
+/* cmn_hnf_group_locals() when the XPs of @gs pair in different ways */
+static noinline void cmn_hnf_group_runs(const struct cmn_hnf_group_sample *gs,
+					const struct cmn_hnf_dtm_cfg *dtm,
+					u32 local[CMN_HNF_GROUP_LOCALS])
+{
+	const struct cmn_hnf_dtm_cfg *run;
+	u64 xps = gs->xps, even = 0, odd = 0, val, key;
+	unsigned int x;
+
+	run = &dtm[__ffs64(xps)];
+	key = cmn_hnf_pair_key(run);
+	do {
 		x = __ffs64(xps);
 		xps &= xps - 1;
-		cfg = &dtm[x];
 		/* a run goes on while the counters pair alike */
-		if (run && (cfg->paired != run->paired ||
-			    memcmp(cfg->global_num, run->global_num,
-				   sizeof(cfg->global_num)))) {
-			cmn_hnf_group_flush(run, globals, even, odd, local);
+		if (unlikely(cmn_hnf_pair_key(&dtm[x]) != key)) {
+			cmn_hnf_group_flush(run, even, odd, local);
 			even = 0;
 			odd = 0;
+			run = &dtm[x];
+			key = cmn_hnf_pair_key(run);
 		}
-		run = cfg;
 		/* at most 64 XPs: each 32-bit half stays below 2^22 */
 		val = gs->xp[x];
 		even += val & CMN_HNF_LANES;
 		odd += (val >> CMN_DTM_PMEVCNT_WIDTH) & CMN_HNF_LANES;
+	} while (xps);
+	cmn_hnf_group_flush(run, even, odd, local);
+}
+
+void cmn_hnf_group_locals(const struct cmn_hnf_group_sample *gs,
+			  const struct cmn_hnf_dtm_cfg *dtm,
+			  u32 local[CMN_HNF_GROUP_LOCALS])
+{
+	u64 xps = gs->xps, even = 0, odd = 0, val;
+	unsigned int x;
+
+	memset(local, 0, sizeof(u32) * CMN_HNF_GROUP_LOCALS);
+	if (!xps)
+		return;
+	if (unlikely(gs->route == CMN_HNF_ROUTE_MIXED)) {
+		cmn_hnf_group_runs(gs, dtm, local);
+		return;
 	}
-	if (run)
-		cmn_hnf_group_flush(run, globals, even, odd, local);
+	/* one run: every XP's counters pair alike */
+	do {
+		x = __ffs64(xps);
+		xps &= xps - 1;
+		val = gs->xp[x];
+		even += val & CMN_HNF_LANES;
+		odd += (val >> CMN_DTM_PMEVCNT_WIDTH) & CMN_HNF_LANES;
+	} while (xps);
+	cmn_hnf_group_add(gs->route, even, odd, local);
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_group_locals);
-
-void cmn_hnf_group_global(const struct cmn_hnf_group_sample *gs,
-			  unsigned int num_dtcs, unsigned int global, u32 local,
-			  struct cmn_hnf_sample *s)
-{
-	unsigned int d;
-
-	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
-	for (d = 0; d < num_dtcs; d++)
-		s->global[d] = cmn_hnf_pair_counter(gs->pair[d][global / 2],
-						    global);
-	s->local = local;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_group_global);
 
 u8 cmn_hnf_fields_lane(const u8 *fields, unsigned int nxps)
 {
@@ -1033,27 +1100,33 @@ void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *base
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_init);
 
-u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
-		       unsigned int num_dtcs)
+/*
+ * The global counter of DTC @d read as @cur: its increments since the last
+ * sample are carries, and a value below the last one is a wrap.
+ */
+static __always_inline void cmn_hnf_acc_global(struct cmn_hnf_acc *acc,
+					       unsigned int d, u32 cur,
+					       u64 *carries, unsigned int *wrapped)
 {
-	u64 carries = acc->carries, now, delta;
-	unsigned int d, wrapped = acc->wrapped;
-	u32 cur, last;
+	u32 last = acc->last.global[d];
 
-	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
-	/* Each global increment is one wrap of a 16-bit local counter */
-	for (d = 0; d < num_dtcs; d++) {
-		cur = s->global[d];
-		last = acc->last.global[d];
-		wrapped |= (cur < last) << d;
-		carries += (u32)(cur - last);
-		acc->last.global[d] = cur;
-	}
+	*wrapped |= (cur < last) << d;
+	*carries += (u32)(cur - last);
+	acc->last.global[d] = cur;
+}
+
+/* The rest of an update, once every global counter is in @carries */
+static __always_inline u64 cmn_hnf_acc_local(struct cmn_hnf_acc *acc,
+					     u64 carries, unsigned int wrapped,
+					     u32 local)
+{
+	u64 now, delta;
+
 	acc->carries = carries;
 	acc->wrapped = wrapped;
-	acc->last.local = s->local;
+	acc->last.local = local;
 
-	now = (carries << CMN_DTM_PMEVCNT_WIDTH) + s->local;
+	now = (carries << CMN_DTM_PMEVCNT_WIDTH) + local;
 	/* short (cmn_hnf_acc_short()): nothing counted, the next read catches up */
 	if (now < acc->high)
 		return 0;
@@ -1061,7 +1134,39 @@ u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
 	acc->high = now;
 	return delta;
 }
+
+u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, const struct cmn_hnf_sample *s,
+		       unsigned int num_dtcs)
+{
+	u64 carries = acc->carries;
+	unsigned int d, wrapped = acc->wrapped;
+
+	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
+	/* Each global increment is one wrap of a 16-bit local counter */
+	for (d = 0; d < num_dtcs; d++)
+		cmn_hnf_acc_global(acc, d, s->global[d], &carries, &wrapped);
+	return cmn_hnf_acc_local(acc, carries, wrapped, s->local);
+}
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_update);
+
+u64 cmn_hnf_acc_update_group(struct cmn_hnf_acc *acc,
+			     const struct cmn_hnf_group_sample *gs,
+			     unsigned int global, u32 local,
+			     unsigned int num_dtcs)
+{
+	u64 carries = acc->carries;
+	unsigned int d, wrapped = acc->wrapped, p = global / 2;
+	/* cmn_hnf_pair_counter() as one shift per DTC: both fields 32 bits */
+	unsigned int shift = global & 1 ? __ffs64(CMN_DT_PMEVCNT_PAIR_ODD) :
+					  __ffs64(CMN_DT_PMEVCNT_PAIR_EVEN);
+
+	num_dtcs = min_t(unsigned int, num_dtcs, CMN_HNF_MAX_DTCS);
+	for (d = 0; d < num_dtcs; d++)
+		cmn_hnf_acc_global(acc, d, (u32)(gs->pair[d][p] >> shift),
+				   &carries, &wrapped);
+	return cmn_hnf_acc_local(acc, carries, wrapped, local);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_update_group);
 
 void cmn_hnf_acc_flags_at_base(struct cmn_hnf_acc *acc, u8 dtcs)
 {

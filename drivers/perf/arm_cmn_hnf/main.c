@@ -272,7 +272,8 @@ static void cmn_hnf_unpublish(void *data)
  * The DTM-local counters exist on the XPs holding an HN-F only (a LOCAL
  * event counts on its HN-F's own XP): two entries each, sized to the mesh
  * found rather than to the largest one, which on small meshes is most of
- * the driver's memory.
+ * the driver's memory. The plan of group reads (cmn->plan_idx, one byte
+ * per counter) follows them in the same allocation.
  */
 static int cmn_hnf_alloc_locals(struct cmn_hnf *cmn)
 {
@@ -288,8 +289,12 @@ static int cmn_hnf_alloc_locals(struct cmn_hnf *cmn)
 		}
 	}
 	cmn->nr_local = n;
-	cmn->local = devm_kcalloc(cmn->dev, n, sizeof(*cmn->local), GFP_KERNEL);
-	return cmn->local ? 0 : -ENOMEM;
+	cmn->local = devm_kzalloc(cmn->dev, n * sizeof(*cmn->local) +
+				  CMN_HNF_GROUP_MEMBERS(n), GFP_KERNEL);
+	if (!cmn->local)
+		return -ENOMEM;
+	cmn->plan_idx = (u8 *)(cmn->local + n);
+	return 0;
 }
 
 static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)

@@ -231,8 +231,12 @@ static u64 cmn_hnf_global_account(struct cmn_hnf *cmn,
 	return delta;
 }
 
-/* The read of a GLOBAL event: one sample, accounted */
-static u64 cmn_hnf_global_update(struct cmn_hnf *cmn, struct cmn_hnf_counter *c)
+/*
+ * The read of a GLOBAL event: one sample, accounted. Inlined: it is the
+ * whole of cmn_hnf_event_read() for the common event.
+ */
+static __always_inline u64 cmn_hnf_global_update(struct cmn_hnf *cmn,
+						 struct cmn_hnf_counter *c)
 {
 	cmn_hnf_hw_sample_global(cmn, c, &cmn->sample);
 	return cmn_hnf_global_account(cmn, c);
@@ -537,12 +541,19 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 
 /* ---- add, del, start, stop, read ---------------------------------------- */
 
+/* An event was added, deleted, started or stopped: plan group reads anew */
+static inline void cmn_hnf_plan_forget(struct cmn_hnf *cmn)
+{
+	cmn->plan_valid = false;
+}
+
 static void cmn_hnf_event_start(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	int idx = event->hw.idx;
 	u8 eventid;
 
+	cmn_hnf_plan_forget(cmn);
 	cmn_hnf_baseline(cmn, event);
 	if (idx == CMN_HNF_IDX_CYCLES)
 		eventid = 0;
@@ -611,6 +622,7 @@ static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 	unsigned long irqflags;
 	u8 dtcs = 0;
 
+	cmn_hnf_plan_forget(cmn);
 	if (cmn_hnf_stopped(event))
 		return;
 	/*
@@ -643,16 +655,18 @@ static bool cmn_hnf_group_member(struct cmn_hnf *cmn, struct perf_event *event)
 	       event->hw.idx != CMN_HNF_IDX_NONE && !cmn_hnf_stopped(event);
 }
 
-/*
- * Note in @gs the registers that member @event is read from; returns its
- * global counter as a bit (0 for others).
- */
-static inline u8 cmn_hnf_group_plan(struct cmn_hnf *cmn,
-				    struct perf_event *event,
-				    struct cmn_hnf_group_sample *gs)
+/* Add @event to the plan of a group read, if a group read reads it */
+static void cmn_hnf_plan_member(struct cmn_hnf *cmn, struct perf_event *event)
 {
+	struct cmn_hnf_group_sample *gs = &cmn->gs;
 	int idx = event->hw.idx;
 
+	if (!cmn_hnf_group_member(cmn, event))
+		return;
+	/* each member holds a counter of its own: cannot happen */
+	if (WARN_ON_ONCE(cmn->plan_n >= CMN_HNF_GROUP_MEMBERS(cmn->nr_local)))
+		return;
+	cmn->plan_idx[cmn->plan_n++] = idx;
 	if (idx == CMN_HNF_IDX_CYCLES) {
 		gs->cycles = true;
 	} else if (cmn_hnf_idx_local(idx)) {
@@ -660,30 +674,62 @@ static inline u8 cmn_hnf_group_plan(struct cmn_hnf *cmn,
 	} else {
 		gs->pairs |= cmn_hnf_pair_bit(idx);
 		gs->xps |= cmn->ctr[idx].xp_mask;
-		return BIT(idx);
 	}
-	return 0;
 }
 
 /*
- * Bring member @event up to date from the group sample in cmn->gs. Inlined
- * into both loops of cmn_hnf_group_update(): it runs for every member.
+ * Plan the reads of @leader's group: its members, and in cmn->gs the
+ * registers that sample all of them. Members, their counters and the DTM
+ * routes change only in add, del, start and stop, which forget the plan
+ * (cmn_hnf_plan_forget()), so further reads of the same group reuse it and
+ * walk no list.
  */
-static __always_inline void cmn_hnf_group_account(struct cmn_hnf *cmn, struct perf_event *event)
+static noinline void cmn_hnf_group_plan(struct cmn_hnf *cmn,
+					struct perf_event *leader)
+{
+	struct cmn_hnf_group_sample *gs = &cmn->gs;
+	struct perf_event *sibling;
+
+	gs->xps = 0;
+	gs->pairs = 0;
+	gs->cycles = false;
+	cmn->plan_n = 0;
+	cmn_hnf_plan_member(cmn, leader);
+	for_each_sibling_event(sibling, leader)
+		cmn_hnf_plan_member(cmn, sibling);
+	cmn_hnf_group_route(gs, cmn->dtm);
+	cmn->plan_leader = leader;
+	cmn->plan_valid = true;
+}
+
+/*
+ * Bring the member in counter @idx up to date from the group sample in
+ * cmn->gs and the local sums in cmn->group_local. Inlined into
+ * cmn_hnf_group_update(): it runs for every member.
+ */
+static __always_inline void cmn_hnf_group_account(struct cmn_hnf *cmn,
+						  unsigned int idx,
+						  unsigned int num_dtcs)
 {
 	const struct cmn_hnf_group_sample *gs = &cmn->gs;
-	int idx = event->hw.idx;
+	struct perf_event *event;
+	struct cmn_hnf_counter *c;
 	struct cmn_hnf_local *l;
 	u64 delta;
 
 	if (likely(idx < CMN_HNF_IDX_CYCLES)) {
-		cmn_hnf_group_global(gs, cmn->topo->num_dtcs, idx,
-				     cmn->group_local[idx], &cmn->sample);
-		delta = cmn_hnf_global_account(cmn, &cmn->ctr[idx]);
+		c = &cmn->ctr[idx];
+		event = c->event;
+		delta = cmn_hnf_acc_update_group(&c->acc, gs, idx,
+						 cmn->group_local[idx], num_dtcs);
+		if (unlikely(cmn_hnf_acc_short(&c->acc)))
+			delta += cmn_hnf_global_retry(cmn, c);
 	} else if (idx == CMN_HNF_IDX_CYCLES) {
+		event = cmn->ctr[idx].event;
 		delta = cmn_hnf_cyc_update(&cmn->cyc, gs->cyc);
 	} else {
 		l = cmn_hnf_local_of(cmn, idx);
+		event = l->event;
 		delta = cmn_hnf_local_account(l, gs->xp[l->xp]);
 	}
 	local64_add(delta, &event->count);
@@ -699,28 +745,18 @@ static __always_inline void cmn_hnf_group_account(struct cmn_hnf *cmn, struct pe
  */
 static noinline void cmn_hnf_group_update(struct cmn_hnf *cmn, struct perf_event *leader)
 {
-	struct cmn_hnf_group_sample *gs = &cmn->gs;
-	struct perf_event *sibling;
-	u8 globals = 0;
+	unsigned int i, n, num_dtcs;
 
-	gs->xps = 0;
-	gs->pairs = 0;
-	gs->cycles = false;
-	if (cmn_hnf_group_member(cmn, leader))
-		globals |= cmn_hnf_group_plan(cmn, leader, gs);
-	for_each_sibling_event(sibling, leader)
-		if (cmn_hnf_group_member(cmn, sibling))
-			globals |= cmn_hnf_group_plan(cmn, sibling, gs);
-
+	if (unlikely(!cmn->plan_valid || cmn->plan_leader != leader))
+		cmn_hnf_group_plan(cmn, leader);
 	lockdep_assert_irqs_disabled();
-	cmn_hnf_hw_sample_group(cmn, gs);
-	if (globals)
-		cmn_hnf_group_locals(gs, cmn->dtm, globals, cmn->group_local);
-	if (cmn_hnf_group_member(cmn, leader))
-		cmn_hnf_group_account(cmn, leader);
-	for_each_sibling_event(sibling, leader)
-		if (cmn_hnf_group_member(cmn, sibling))
-			cmn_hnf_group_account(cmn, sibling);
+	cmn_hnf_hw_sample_group(cmn, &cmn->gs);
+	if (cmn->gs.pairs)
+		cmn_hnf_group_locals(&cmn->gs, cmn->dtm, cmn->group_local);
+	n = cmn->plan_n;
+	num_dtcs = cmn->topo->num_dtcs;
+	for (i = 0; i < n; i++)
+		cmn_hnf_group_account(cmn, cmn->plan_idx[i], num_dtcs);
 }
 
 /*
@@ -853,6 +889,7 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 	unsigned int j, h, xp;
 	int ret, idx;
 
+	cmn_hnf_plan_forget(cmn);
 	ret = cmn_hnf_event_request(cmn, event, &req);
 	if (ret)
 		return ret;
@@ -938,6 +975,7 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 	struct cmn_hnf_local *l;
 	unsigned int j;
 
+	cmn_hnf_plan_forget(cmn);
 	if (idx == CMN_HNF_IDX_NONE)
 		return;
 	cmn_hnf_event_stop(event, PERF_EF_UPDATE);
