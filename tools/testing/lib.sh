@@ -76,6 +76,23 @@ resolve_kvers() {
 	export KVER12 KVER61
 }
 
+# apt_download SUITE DIR APT-GET-ARGS...: apt-get (of SUITE, see suite_apt)
+# download into DIR through a temporary directory of its own, so that no
+# other run ever sees a .deb still being written: make check's guest
+# downloads overlap the stages before the e2e pool, and several stages
+# fetch the same headers. The .debs that arrived are kept even when apt
+# fails on another one.
+apt_download() {
+	local s=$1 d=$2 t rc=0
+	shift 2
+	t=$(mktemp -d "$d/.download.XXXXXX")
+	chmod 0777 "$t"
+	(cd "$t" && suite_apt "$s" apt-get "$@" >/dev/null 2>&1) || rc=$?
+	find "$t" -maxdepth 1 -name '*.deb' -exec mv -f {} "$d/" \;
+	rm -rf "$t"
+	return $rc
+}
+
 # fetch_debs PKG[:arch]...: apt-get download into $DEBS unless already there.
 fetch_debs() {
 	local p n missing=()
@@ -85,18 +102,18 @@ fetch_debs() {
 		ls "$DEBS/${n}_"*.deb >/dev/null 2>&1 || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
-	if ! (cd "$DEBS" && apt-get download "${missing[@]}" >/dev/null); then
+	if ! apt_download host "$DEBS" download "${missing[@]}"; then
 		[ "$APT_UPDATED" = 1 ] && return 1
 		log "apt-get download failed; refreshing the package lists once"
 		apt_update
-		(cd "$DEBS" && apt-get download "${missing[@]}" >/dev/null)
+		apt_download host "$DEBS" download "${missing[@]}"
 	fi
 }
 
 # deb_of PKG: path of the downloaded .deb of PKG.
 deb_of() {
 	local f
-	f=$(ls "$DEBS/${1%%:*}_"*.deb 2>/dev/null | head -1)
+	f=$(ls "$DEBS/${1%%:*}_"*.deb 2>/dev/null | head -1 || true)
 	[ -n "$f" ] || { log "no .deb for $1 in $DEBS"; return 1; }
 	echo "$f"
 }
@@ -443,8 +460,7 @@ suite_fetch() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	suite_update "$s"
-	(cd "$d" && suite_apt "$s" apt-get download "${missing[@]}" >/dev/null 2>&1) &&
-		return 0
+	apt_download "$s" "$d" download "${missing[@]}" && return 0
 	if [ -z "${SUITE_UPDATED[$s]:-}" ]; then
 		log "apt-get download ($s) failed; refreshing the package lists once"
 		suite_update "$s" force
@@ -462,13 +478,12 @@ suite_fetch() {
 _fetch_one() {
 	local s=$1 d=$2 p=$3 v
 	# (no retries: a 404 stays a 404)
-	(cd "$d" && suite_apt "$s" apt-get -o Acquire::Retries=0 download "$p" \
-		>/dev/null 2>&1) && return 0
+	apt_download "$s" "$d" -o Acquire::Retries=0 download "$p" && return 0
 	if [[ $p != *=* ]]; then
 		for v in $(suite_apt "$s" apt-cache madison "$p" 2>/dev/null |
 			awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -urV); do
-			if (cd "$d" && suite_apt "$s" apt-get -o Acquire::Retries=0 \
-				download "$p=$v" >/dev/null 2>&1); then
+			if apt_download "$s" "$d" -o Acquire::Retries=0 \
+				download "$p=$v"; then
 				log "Debian $s: $p from version $v (newer ones not served)"
 				return 0
 			fi

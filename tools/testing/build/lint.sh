@@ -51,7 +51,7 @@ build_one() { # SERIES FLAVOUR NAME
 		--exclude='.*.cmd' "$REPO/" "$bd/"
 	if ! timed "lint build $name" kbuild_make "$k" "$fl" M="$bd" CMN_HNF_ALL=1 \
 		W=1 C=2 -j"${JOBS:-$(nproc)}" modules >"$blog" 2>&1; then
-		grep -E "$WARN_RE" "$blog" | sed "s|$bd/||g; s|^|  $name: |" | head -50
+		grep -E "$WARN_RE" "$blog" | sed "s|$bd/||g; s|^|  $name: |" | head -50 || true
 		tail -5 "$blog" | sed "s|^|  $name: |"
 		fail "build-$name" "make modules failed (log: $blog)"
 		return

@@ -45,7 +45,7 @@ mkdir -p "$B"
 # A new config of the same source: start from the newest finished build of
 # that source, so that kbuild rebuilds only what the changed options touch
 # (a fresh machine has none and builds from scratch).
-prev=$(ls -1dt "$CACHE/kunit-arm64/$SRCVER"-*/.cmn-hnf-ok 2>/dev/null | head -n 1)
+prev=$(ls -1dt "$CACHE/kunit-arm64/$SRCVER"-*/.cmn-hnf-ok 2>/dev/null | head -n 1 || true)
 if [ -n "$prev" ] && [ -z "$(ls -A "$B")" ]; then
 	prev=$(dirname "$prev")
 	log "seeding $B from $prev (incremental build)"

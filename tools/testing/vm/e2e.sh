@@ -193,13 +193,17 @@ else
 fi
 # keep the logs of the last 20 runs, of any run younger than an hour and of
 # any run still going (its directory ends in the pid of its e2e.sh, and a
-# debug-kernel run lasts hours)
-# shellcheck disable=SC2012
-ls -1d "$OUTD"/logs/e2e-2* 2>/dev/null | sort | head -n -20 |
-	while read -r d; do
-		kill -0 "${d##*-}" 2>/dev/null && continue
-		if [ -n "$(find "$d" -maxdepth 0 -mmin +60)" ]; then rm -rf "$d"; fi
-	done
+# debug-kernel run lasts hours). A first run (or a listing on a new
+# machine) has no logs at all.
+old_logs=()
+for d in "$OUTD"/logs/e2e-2*; do
+	if [ -d "$d" ]; then old_logs+=("$d"); fi
+done
+for ((j = 0; j < ${#old_logs[@]} - 20; j++)); do
+	d=${old_logs[$j]}
+	kill -0 "${d##*-}" 2>/dev/null && continue
+	if [ -n "$(find "$d" -maxdepth 0 -mmin +60)" ]; then rm -rf "$d"; fi
+done
 
 # ---- build (serialised between concurrent runs) ----------------------------
 if [ "${E2E_LIST:-0}" != 1 ]; then
