@@ -26,6 +26,8 @@
 #   make fuzz                 long PMU fuzzer run in QEMU (FUZZ_SEED=, FUZZ_ITERS=)
 #   make stress               lifecycle/hotplug/privilege tests, full counts
 #   make check                everything above that tests; ends "N passed, N failed"
+#   make check-cold           make check with an empty cache (CMN_HNF_CACHE on a
+#                             new directory): what a newcomer's first run does
 #   make bench                arm_cmn_hnf vs Debian's arm-cmn in QEMU (not in check;
 #                             MESH=, BENCH_MESHES=, KERNEL=, FW=, BENCH_*)
 #   make pkg-test             install/purge the packages with DKMS in a fresh
@@ -153,6 +155,9 @@ demo:
 check:
 	$(TESTING)/build/check.sh
 
+check-cold:
+	$(TESTING)/build/check-cold.sh
+
 fuzz:
 	$(TESTING)/fuzz/run.sh
 
@@ -169,5 +174,5 @@ mutants:
 	$(TESTING)/mutants/run.sh
 
 .PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
-	deb tools install-tools uninstall-tools test-browser lint kunit e2e demo check pkg-test \
+	deb tools install-tools uninstall-tools test-browser lint kunit e2e demo check check-cold pkg-test \
 	fuzz stress bench mutants

@@ -6,7 +6,9 @@
 #   lint                 tools/testing/build/lint.sh
 #   harness              tools/testing/vm/selftest.sh (the e2e verdict,
 #                        result manifest and e2e plan on planted logs and
-#                        listings, no boot)
+#                        listings, no boot) and tools/testing/build/
+#                        coldpath.sh (every set-up script's first-time
+#                        path, against an empty cache, with fakes)
 #   tools                make -C tools/cmn-hnf test (in a copy)
 #   pkg                  tools/testing/pkg/run.sh (packaging: make deb,
 #                        lintian, dts/, cmn-hnf switch on fake systems)
@@ -276,7 +278,9 @@ for st in $STAGES; do
 	lint)
 		run_stage lint "$TESTING/build/lint.sh" ;;
 	harness)
-		run_stage harness "$TESTING/vm/selftest.sh" ;;
+		# both scripts, whatever the first one's status
+		run_stage harness bash -c '"$0"; a=$?; "$1" && [ $a = 0 ]' \
+			"$TESTING/vm/selftest.sh" "$TESTING/build/coldpath.sh" ;;
 	tools)
 		if [ -f "$REPO/tools/cmn-hnf/Makefile" ]; then
 			# in a copy: the work tree stays clean
