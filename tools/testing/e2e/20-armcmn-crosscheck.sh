@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc
 # subset-meshes: 2x2@dt 4x2-2dtc@dt
+# subset-fw: dt
 # timeout: 600
 # results: 2 + sum(2 + (m.cmn_aliases + 1 if m.armcmn_misplaced == 0 else 2 + m.armcmn_misplaced) + 2 * (m.hnfs - m.armcmn_misplaced - m.armcmn_dtcbug) + (1 if m.hnfs > m.armcmn_misplaced + m.armcmn_dtcbug else 0) + m.armcmn_dtcbug for m in mesh)
 #

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc
+# subset-fw: dt
 # timeout: 600
 # results: 2 + sum(1 + m.aliases + 3 * m.hnfs + 3 + min(3, 4 // max(1, m.hnf_xp_max)) + min(4, m.hnfs) + 1 + m.armcmn_misplaced + (1 if m.armcmn_misplaced else 0) + m.dtc_hnfs for m in mesh)
 #

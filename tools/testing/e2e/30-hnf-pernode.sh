@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
+# subset: no
 # timeout: 600
 # results: 2 + sum(1 + m.hnfs * (m.events + m.occ_classes) for m in mesh)
 #

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 1x1 2x2 3x3 4x2-2dtc 8x8-32hnf-4dtc two-mesh
+# subset: default
 # subset-fw: dt
 # timeout: 360
 # icount: shift=0,sleep=on

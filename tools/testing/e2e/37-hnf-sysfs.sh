@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc two-mesh
+# subset: two-mesh
 # timeout: 300
 # results: 34 + hnfs + sum(m.aliases + 1 for m in mesh)
 # skip: parent if kernel in ("5.10", "6.1")

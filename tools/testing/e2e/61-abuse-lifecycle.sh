@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default two-mesh
+# subset: two-mesh
 # timeout: 300
 # results: 16
 # skip: two_exact two_close if hnf_xp_max > 2 or hnf_xp_min > 1

@@ -84,7 +84,7 @@ INITRD="$W/initramfs.cpio.zst"
 # ---- boot
 L="$W/serial.log"
 TMO=${KUNIT_TIMEOUT:-1200}
-qargs=(-M "virt,gic-version=3" -cpu "max,pauth-impdef=on" -smp 2 -m 1G
+qargs=(-M "virt,gic-version=3" -cpu neoverse-n1 -smp 2 -m 1G
 	-nographic -no-reboot -kernel "$B/arch/arm64/boot/Image"
 	-initrd "$INITRD"
 	-append "console=ttyAMA0 rdinit=/init panic=-1 quiet kasan.fault=report")

@@ -31,7 +31,11 @@ OUTW="$OUTD/tree/$(basename "$REPO")-$(echo "$REPO" | sha256sum | cut -c1-8)"
 mkdir -p "$OUTW"
 export VM E2E MESHDIR E2E_DIRS ALIAS_LIST OUTW
 
-QEMU_CPU=${QEMU_CPU:-max,pauth-impdef=on}
+# The guests' CPU is the Neoverse N1 of the servers this driver is for
+# (Ampere Altra, Graviton2). Under TCG it also runs the tests about an
+# eighth faster than "max" (no SVE, SME, MTE or pointer authentication to
+# emulate), measured on the same two scripts and boot.
+QEMU_CPU=${QEMU_CPU:-neoverse-n1}
 QEMU_SMP=${QEMU_SMP:-2}
 QEMU_GIC=${QEMU_GIC:-3}
 QEMU_EFI=${QEMU_EFI:-/usr/share/qemu-efi-aarch64/QEMU_EFI.fd}

@@ -75,6 +75,12 @@
 #                                          kernels when the run has one of
 #                                          them (make check runs the fuzzer
 #                                          on the debug kernel, not on 6.12)
+#   # subset: two-mesh                     under MESH_SUBSET, only on these of
+#                                          the subset's meshes ("no": not
+#                                          at all; a check that does not
+#                                          depend on the kernel or the
+#                                          firmware runs where every mesh
+#                                          runs, the primary guest)
 #   # subset-fw: dt                        under MESH_SUBSET, only with these
 #                                          firmwares (a test whose subject
 #                                          does not depend on the firmware
@@ -264,7 +270,10 @@ script_meshes() {
 	for m in ${H_meshes:-default}; do
 		mn=${m##*/}
 		# shellcheck disable=SC2086
-		in_list "${mn%.mesh}" $sub && out="$out $m"
+		in_list "${mn%.mesh}" $sub || continue
+		# shellcheck disable=SC2086
+		[ "$keep" = 1 ] || [ -z "$H_sub" ] || in_list "${mn%.mesh}" $H_sub || continue
+		out="$out $m"
 	done
 	# plus the script's own "# subset-meshes:" (MESH[@FW]...), unless
 	# MESH= chose the meshes or the pair keeps every script
@@ -311,6 +320,7 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 			H_meshes=${HDR[meshes]:-}
 		fi
 		H_subfw=${HDR[subset-fw]:-}
+		H_sub=${HDR[subset]:-}
 		H_subx=${HDR[subset-meshes]:-}
 		# the kernels of "# subset-kernels:" that run this script
 		H_subk=

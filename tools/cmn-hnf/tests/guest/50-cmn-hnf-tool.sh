@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default two-mesh
+# subset: two-mesh
+# subset-fw: dt
 # timeout: 300
 # results: 16 + 16 * nmesh
 # skip: tool/stat/* tool/events/* tool/mux/perf_zero tool/top/map_cells if max(m.hnf_xp_max for m in mesh) > 1
