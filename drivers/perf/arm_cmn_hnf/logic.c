@@ -152,7 +152,7 @@ static __printf(2, 3) int cmn_hnf_fail(struct cmn_hnf_walk *w, const char *fmt, 
 static int cmn_hnf_block(struct cmn_hnf_walk *w, u32 offset, const char *what)
 {
 	if (offset % CMN_NODE_SIZE || (u64)offset + CMN_NODE_SIZE > w->size)
-		return cmn_hnf_fail(w, "%s at 0x%x: not a 16 KiB block inside the 0x%llx-byte region",
+		return cmn_hnf_fail(w, "%s at 0x%x: not a 16 KiB block in the 0x%llx-byte region",
 				    what, offset, w->size);
 	return 0;
 }
@@ -236,7 +236,7 @@ static int cmn_hnf_walk_xp(struct cmn_hnf_walk *w, unsigned int xp)
 			break;
 		case CMN_TYPE_CFG:
 		case CMN_TYPE_XP:
-			ret = cmn_hnf_fail(w, "node at 0x%x under the XP at 0x%x is a CFG or XP node",
+			ret = cmn_hnf_fail(w, "node at 0x%x under XP 0x%x: a CFG or XP node",
 					   off, t->xp[xp].offset);
 			break;
 		default:
@@ -297,13 +297,14 @@ static int cmn_hnf_walk_root(struct cmn_hnf_walk *w, u32 root)
 
 	info = cmn_hnf_rd(w, root + CMN_NODE_INFO);
 	if (FIELD_GET(CMN_NODE_INFO_TYPE, info) != CMN_TYPE_CFG)
-		return cmn_hnf_fail(w, "root node at 0x%x has type 0x%llx, not CFG (0x2): wrong root-node offset?",
+		return cmn_hnf_fail(w,
+				    "root node at 0x%x: type 0x%llx, not CFG (0x2): wrong root offset?",
 				    root, FIELD_GET(CMN_NODE_INFO_TYPE, info));
 	info = cmn_hnf_rd(w, root + CMN_CFG_PERIPH_ID_01);
 	t->part = FIELD_GET(CMN_CFG_PERIPH_ID_01_PART_LO, info) |
 		  FIELD_GET(CMN_CFG_PERIPH_ID_01_PART_HI, info) << 8;
 	if (t->part != CMN_PART_CMN600 && t->part != CMN_PART_CMN600AE)
-		return cmn_hnf_fail(w, "root node at 0x%x: part 0x%03x is not CMN-600 (0x434, AE 0x438)",
+		return cmn_hnf_fail(w, "root node at 0x%x: part 0x%03x, not CMN-600 (0x434, 0x438)",
 				    root, t->part);
 	/* CMN-600AE is a CMN-600 to the PMU */
 	t->part = CMN_PART_CMN600;
@@ -317,11 +318,13 @@ static int cmn_hnf_walk_root(struct cmn_hnf_walk *w, u32 root)
 		ptr = cmn_hnf_rd(w, ptrs + i * CMN_CHILD_PTR_STRIDE);
 		off = FIELD_GET(CMN_CHILD_PTR_ADDR, ptr);
 		if (ptr & CMN_CHILD_PTR_EXTERNAL || cmn_hnf_block(w, off, "XP"))
-			return cmn_hnf_fail(w, "root node at 0x%x: child %d (0x%llx) is not an XP in the region",
+			return cmn_hnf_fail(w,
+					    "root node at 0x%x: child %d (0x%llx) is no XP in the region",
 					    root, i, ptr);
 		info = cmn_hnf_rd(w, off + CMN_NODE_INFO);
 		if (FIELD_GET(CMN_NODE_INFO_TYPE, info) != CMN_TYPE_XP)
-			return cmn_hnf_fail(w, "root child %d at 0x%x has type 0x%llx, not XP (0x6)",
+			return cmn_hnf_fail(w,
+					    "root child %d at 0x%x has type 0x%llx, not XP (0x6)",
 					    i, off, FIELD_GET(CMN_NODE_INFO_TYPE, info));
 		t->xp[i] = (struct cmn_hnf_xp) {
 			.offset = off,
@@ -331,7 +334,8 @@ static int cmn_hnf_walk_root(struct cmn_hnf_walk *w, u32 root)
 		t->num_xps = i + 1;
 	}
 	if (!cmn_hnf_mesh_fits(t, 2) && !cmn_hnf_mesh_fits(t, 3))
-		return cmn_hnf_fail(w, "root node at 0x%x: the ids of its %u XPs do not form a mesh",
+		return cmn_hnf_fail(w,
+				    "root node at 0x%x: the ids of its %u XPs do not form a mesh",
 				    root, t->num_xps);
 	return 0;
 }

@@ -236,7 +236,10 @@ static int cmn_hnf_request_irqs(struct device *dev, struct cmn_hnf *cmn)
 
 static void cmn_hnf_quiesce(void *data)
 {
-	cmn_hnf_hw_quiesce(data);
+	struct cmn_hnf *cmn = data;
+
+	hrtimer_cancel(&cmn->poll);
+	cmn_hnf_hw_quiesce(cmn);
 }
 
 /*

@@ -282,6 +282,24 @@ static void cmn_hnf_event_read(struct perf_event *event)
 	cmn_hnf_update(cmn, idx, n);
 }
 
+/* Lines out of service are served every CMN_HNF_POLL_MS while events count */
+static void cmn_hnf_poll_start(struct cmn_hnf *cmn)
+{
+	if (!hrtimer_active(&cmn->poll))
+		hrtimer_start(&cmn->poll, ms_to_ktime(CMN_HNF_POLL_MS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void cmn_hnf_poll_kick(void *data)
+{
+	struct cmn_hnf *cmn = data;
+	unsigned int i;
+
+	for (i = 0; i < cmn->num_irqs; i++)
+		if (cmn->irqs[i].polled)
+			cmn_hnf_poll_start(cmn);
+}
+
 /* ---- programming -------------------------------------------------------- */
 
 /* The DTCs count while an event is added, unless disabled or mid-add */
@@ -477,7 +495,8 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 	}
 	event->hw.idx = idx;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	cmn->nr_events++;
+	if (!cmn->nr_events++)
+		cmn_hnf_poll_kick(cmn);
 	if (flags & PERF_EF_START)
 		cmn_hnf_event_start(event, 0);
 	cmn_hnf_apply_enable(cmn);
@@ -574,13 +593,6 @@ static void cmn_hnf_cancel_txn(struct pmu *pmu)
 
 /* ---- overflow flags ----------------------------------------------------- */
 
-static void cmn_hnf_poll_start(struct cmn_hnf *cmn)
-{
-	if (!hrtimer_active(&cmn->poll))
-		hrtimer_start(&cmn->poll, ms_to_ktime(CMN_HNF_POLL_MS),
-			      HRTIMER_MODE_REL_PINNED_HARD);
-}
-
 /* @line's flags @stuck do not clear: take the line out of service */
 static void cmn_hnf_line_stuck(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
 			       const u32 *stuck)
@@ -672,7 +684,7 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 	struct cmn_hnf *cmn = container_of(timer, struct cmn_hnf, poll);
 	unsigned int i;
 
-	if (cmn->dead || smp_processor_id() != READ_ONCE(cmn->cpu))
+	if (cmn->dead || !cmn->nr_events || smp_processor_id() != READ_ONCE(cmn->cpu))
 		return HRTIMER_NORESTART;
 	for (i = 0; i < cmn->num_irqs; i++)
 		if (cmn->irqs[i].polled)
@@ -682,16 +694,6 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 }
 
 /* ---- CPU ownership ------------------------------------------------------ */
-
-static void cmn_hnf_poll_kick(void *data)
-{
-	struct cmn_hnf *cmn = data;
-	unsigned int i;
-
-	for (i = 0; i < cmn->num_irqs; i++)
-		if (cmn->irqs[i].polled)
-			cmn_hnf_poll_start(cmn);
-}
 
 /*
  * Move counting to @cpu with the lines off meanwhile, so that no handler
