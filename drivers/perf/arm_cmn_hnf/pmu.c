@@ -127,7 +127,6 @@ static struct cmn_hnf_local *cmn_hnf_local_of(struct cmn_hnf *cmn, int idx)
 /* Ask @s for the registers that sample counter @idx */
 static void cmn_hnf_want(struct cmn_hnf *cmn, struct cmn_hnf_sample *s, int idx)
 {
-	const struct cmn_hnf_ctr *c = &cmn->ctr[idx];
 	unsigned int i;
 
 	if (idx >= CMN_HNF_IDX_LOCAL) {
@@ -136,8 +135,8 @@ static void cmn_hnf_want(struct cmn_hnf *cmn, struct cmn_hnf_sample *s, int idx)
 		s->cycles = true;
 	} else {
 		s->pairs |= BIT(idx / 2);
-		for (i = 0; i < c->nxps; i++)
-			s->xps |= BIT_ULL(c->xp[i]);
+		for (i = 0; i < cmn->ctr[idx].nxps; i++)
+			s->xps |= BIT_ULL(cmn->ctr[idx].xp[i]);
 	}
 }
 
@@ -192,8 +191,8 @@ static u32 cmn_hnf_global(const struct cmn_hnf_sample *s, unsigned int d, unsign
 static u64 cmn_hnf_account(struct cmn_hnf *cmn, const struct cmn_hnf_sample *s, int idx)
 {
 	unsigned int d, ndtcs = cmn->topo->num_dtcs;
-	struct cmn_hnf_ctr *c = &cmn->ctr[idx];
 	struct cmn_hnf_local *l;
+	struct cmn_hnf_ctr *c;
 	u64 v;
 
 	if (idx >= CMN_HNF_IDX_LOCAL) {
@@ -202,6 +201,7 @@ static u64 cmn_hnf_account(struct cmn_hnf *cmn, const struct cmn_hnf_sample *s, 
 		l->prev = s->xp[idx - CMN_HNF_IDX_LOCAL];
 		return l->prev - v;
 	}
+	c = &cmn->ctr[idx];
 	if (idx == CMN_HNF_CYCLES) {
 		v = cmn_hnf_wrap_read(&c->wrap[0], s->cyc, CMN_DT_PMCCNTR_WIDTH);
 		if (c->wrap[0].pending)
@@ -344,10 +344,10 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	int idx = event->hw.idx;
-	struct cmn_hnf_ctr *c = &cmn->ctr[idx];
 	unsigned int d, ndtcs = idx == CMN_HNF_CYCLES ? 1 : cmn->topo->num_dtcs;
 	struct cmn_hnf_sample s = {};
 	struct cmn_hnf_local *l;
+	struct cmn_hnf_ctr *c;
 
 	if (idx >= CMN_HNF_IDX_LOCAL) {
 		cmn_hnf_want(cmn, &s, idx);
@@ -358,6 +358,7 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 		event->hw.state = 0;
 		return;
 	}
+	c = &cmn->ctr[idx];
 	/* no flag of the counter from before the baseline ... */
 	for (d = 0; d < ndtcs; d++)
 		cmn_hnf_hw_ovf_clear(cmn, d, BIT(idx));
