@@ -61,27 +61,83 @@ struct cmn_hnf_evsel {
 /* -EINVAL for anything outside the ABI (Documentation/arm_cmn_hnf.rst) */
 int cmn_hnf_decode_config(u64 config, struct cmn_hnf_evsel *sel);
 
-/* Register words */
-u64 cmn_hnf_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid);
-u8 cmn_hnf_input_sel(u8 port, u8 dev, u8 slot);
+/* Register words: pmu_event_sel of an HN-F (four slots and the filter) */
+static inline u64 cmn_hnf_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid)
+{
+	return FIELD_PREP(CMN_HNF_PMU_EVENT0_ID, ev[0]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT1_ID, ev[1]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT2_ID, ev[2]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT3_ID, ev[3]) |
+	       FIELD_PREP(CMN_HNF_PMU_OCCUP1_ID, occupid);
+}
 
-/**
- * struct cmn_hnf_dtm - one XP DTM's por_dtm_pmu_config, unpacked
- * @paired:	bit n: local counter n carries into global counter
- *		global[n] (a 16-bit counter of a GLOBAL event)
- * @all64:	the four counters are one 64-bit counter, counting input
- *		input[0] (a LOCAL event); nothing is paired then
- * @global:	global counter of local counter n
- * @input:	input select of local counter n
+/* The DTM input select of event slot @slot of device @dev on port @port */
+static inline u8 cmn_hnf_input_sel(u8 port, u8 dev, u8 slot)
+{
+	return CMN_DTM_INPUT_DEVICE_BASE + port * CMN_DTM_INPUT_PORT_STRIDE +
+	       dev * CMN_DTM_INPUT_DEV_STRIDE + slot;
+}
+
+/*
+ * por_dtm_pmu_config of an XP DTM, changed one counter at a time: pmu_en
+ * is always set. A GLOBAL event's counter @n counts input @input and
+ * carries into global counter @global; a LOCAL event has the four counters
+ * combined into one 64-bit counter counting @input, nothing paired.
  */
-struct cmn_hnf_dtm {
-	u8 paired;
-	bool all64;
-	u8 global[CMN_HNF_DTM_COUNTERS];
-	u8 input[CMN_HNF_DTM_COUNTERS];
-};
+#define CMN_HNF_DTM_IDLE		CMN_DTM_PMU_CONFIG_PMU_EN
 
-u64 cmn_hnf_dtm_config(const struct cmn_hnf_dtm *dtm);
+/* counter n's fields are counter 0's, one stride up per counter */
+static inline u64 cmn_hnf_dtm_fields(unsigned int n, u64 global, u64 input)
+{
+	return global << (__bf_shf(CMN_DTM_PMU_CONFIG_GLOBAL_NUM0) +
+			  n * CMN_DTM_PMU_CONFIG_GLOBAL_NUM_STRIDE) |
+	       input << (__bf_shf(CMN_DTM_PMU_CONFIG_INPUT_SEL0) +
+			 n * CMN_DTM_PMU_CONFIG_INPUT_SEL_STRIDE);
+}
+
+static inline u64 cmn_hnf_dtm_unpair(u64 cfg, unsigned int n)
+{
+	u64 all = cmn_hnf_dtm_fields(n, FIELD_MAX(CMN_DTM_PMU_CONFIG_GLOBAL_NUM0),
+				     FIELD_MAX(CMN_DTM_PMU_CONFIG_INPUT_SEL0));
+
+	return (cfg & ~all & ~(BIT_ULL(n) << __bf_shf(CMN_DTM_PMU_CONFIG_PAIRED))) |
+	       CMN_HNF_DTM_IDLE;
+}
+
+static inline u64 cmn_hnf_dtm_pair(u64 cfg, unsigned int n, unsigned int global,
+				   u8 input)
+{
+	return cmn_hnf_dtm_unpair(cfg, n) | cmn_hnf_dtm_fields(n, global, input) |
+	       BIT_ULL(n) << __bf_shf(CMN_DTM_PMU_CONFIG_PAIRED);
+}
+
+static inline u64 cmn_hnf_dtm_local64(u8 input)
+{
+	return CMN_HNF_DTM_IDLE | CMN_DTM_PMU_CONFIG_ALL_COMB | cmn_hnf_dtm_fields(0, 0, input);
+}
+
+/*
+ * The sum of the 16-bit DTM counters of @val (an XP's por_dtm_pmevcnt) that
+ * @fields names (bit n: counter n)
+ */
+static inline u32 cmn_hnf_fields_sum(u64 val, unsigned int fields)
+{
+	/* the bits of the counters of each combination of counters 0..3 */
+#define CMN_HNF_F(n)	((n & 1 ? 0xffffULL : 0) | (n & 2 ? 0xffffULL << 16 : 0) |	\
+			 (n & 4 ? 0xffffULL << 32 : 0) | (n & 8 ? 0xffffULL << 48 : 0))
+	static const u64 mask[16] = {
+		CMN_HNF_F(0), CMN_HNF_F(1), CMN_HNF_F(2), CMN_HNF_F(3),
+		CMN_HNF_F(4), CMN_HNF_F(5), CMN_HNF_F(6), CMN_HNF_F(7),
+		CMN_HNF_F(8), CMN_HNF_F(9), CMN_HNF_F(10), CMN_HNF_F(11),
+		CMN_HNF_F(12), CMN_HNF_F(13), CMN_HNF_F(14), CMN_HNF_F(15),
+	};
+#undef CMN_HNF_F
+
+	val &= mask[fields & 0xf];
+	/* counters 0+1 and 2+3 side by side, then the two sums */
+	val = (val & 0x0000ffff0000ffffULL) + ((val >> 16) & 0x0000ffff0000ffffULL);
+	return (u32)val + (u32)(val >> 32);
+}
 
 /* Node ids: (x << (3 + b)) | (y << 3) | (port << 2) | dev */
 struct cmn_hnf_nid {
@@ -214,7 +270,15 @@ struct cmn_hnf_wrap {
 };
 
 /* A read of the counter, @cur: the events since the last read */
-u64 cmn_hnf_wrap_read(struct cmn_hnf_wrap *w, u64 cur, unsigned int width);
+static inline u64 cmn_hnf_wrap_read(struct cmn_hnf_wrap *w, u64 cur, unsigned int width)
+{
+	u64 delta = cmn_hnf_delta(w->last, cur, width);
+
+	if (cur < w->last)
+		w->seen = true;
+	w->last = cur;
+	return delta;
+}
 
 /*
  * The counter's overflow flag is set, and it was read after the flag was

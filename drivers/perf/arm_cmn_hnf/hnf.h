@@ -33,7 +33,8 @@
  * @place:	where (logic.h)
  * @acc:	GLOBAL: its count
  * @wrap:	per DTC: its global counter (CYC: [0], the DTC0 cycle counter)
- * @nxps:	GLOBAL: XPs holding its DTM counters ...
+ * @xps:	GLOBAL: bit x: XP x holds some of its DTM counters ...
+ * @nxps:	... how many XPs that is ...
  * @xp:		... their indices in topo->xp[] ...
  * @fields:	... and, for each, bit n: its DTM counter n is the event's
  */
@@ -43,6 +44,7 @@ struct cmn_hnf_ctr {
 	struct cmn_hnf_place place;
 	struct cmn_hnf_acc acc;
 	struct cmn_hnf_wrap wrap[CMN_HNF_MAX_DTCS];
+	u64 xps;
 	u8 nxps;
 	u8 xp[CMN_HNF_MAX_XPS];
 	u8 fields[CMN_HNF_MAX_XPS];
@@ -64,7 +66,6 @@ struct cmn_hnf;
  * @dtcs:	bit d: DTC d raises this line
  * @polled:	out of service (a flag that does not clear, or a line that
  *		cannot follow the PMU's CPU): the poll timer serves its DTCs
- * @stuck:	per DTC: the flags that do not clear, ignored from then on
  * @refire:	per DTC, per counter: quick raises of its flag
  */
 struct cmn_hnf_irq {
@@ -72,8 +73,20 @@ struct cmn_hnf_irq {
 	int irq;
 	u8 dtcs;
 	bool polled;
-	u32 stuck[CMN_HNF_MAX_DTCS];
 	struct cmn_hnf_refire refire[CMN_HNF_MAX_DTCS][CMN_HNF_CYCLES + 1];
+};
+
+/*
+ * One sample of several events at once (a group, or the owners of the
+ * flags an interrupt serves): what hw.c read, and what it was asked for.
+ */
+struct cmn_hnf_sample {
+	u8 pairs;		/* bit p: global counter pair p, on every DTC */
+	bool cycles;
+	u64 xps;		/* bit x: XP x's four DTM counters */
+	u64 pair[CMN_HNF_MAX_DTCS][CMN_HNF_DTC_COUNTERS / 2];
+	u64 cyc;
+	u64 xp[CMN_HNF_MAX_XPS];
 };
 
 /**
@@ -92,6 +105,7 @@ struct cmn_hnf {
 	struct cmn_hnf_topology *topo;
 	struct cmn_hnf_irq irqs[CMN_HNF_MAX_DTCS];
 	unsigned int num_irqs;
+	u32 stuck[CMN_HNF_MAX_DTCS];	/* per DTC: flags that do not clear */
 	struct hlist_node cpuhp_node;
 	unsigned int cpu;
 	const char *name;
@@ -109,25 +123,15 @@ struct cmn_hnf {
 	struct cmn_hnf_alloc alloc;
 	struct cmn_hnf_ctr ctr[CMN_HNF_CYCLES + 1];
 	struct cmn_hnf_local *local;	/* per XP, allocated at probe */
+	/* the data path's own scratch (interrupts off): a sample, a placement */
+	struct cmn_hnf_sample sample;
+	struct cmn_hnf_place place;
 	/* register shadows */
 	u8 hnf_ev[CMN_HNF_MAX_HNFS][CMN_HNF_HNF_SLOTS];
-	struct cmn_hnf_dtm dtm[CMN_HNF_MAX_XPS];
+	u64 dtm[CMN_HNF_MAX_XPS];		/* por_dtm_pmu_config */
 };
 
 #define to_cmn_hnf(p)	container_of(p, struct cmn_hnf, pmu)
-
-/*
- * One sample of several events at once (a group, or the owners of the
- * flags an interrupt serves): what hw.c read, and what it was asked for.
- */
-struct cmn_hnf_sample {
-	u8 pairs;		/* bit p: global counter pair p, on every DTC */
-	bool cycles;
-	u64 xps;		/* bit x: XP x's four DTM counters */
-	u64 pair[CMN_HNF_MAX_DTCS][CMN_HNF_DTC_COUNTERS / 2];
-	u64 cyc;
-	u64 xp[CMN_HNF_MAX_XPS];
-};
 
 /* hw.c */
 u64 cmn_hnf_hw_read64(void *ctx, u32 offset);
@@ -136,6 +140,8 @@ void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn);
 void cmn_hnf_hw_event_sel(struct cmn_hnf *cmn, unsigned int hnf);
 void cmn_hnf_hw_dtm(struct cmn_hnf *cmn, unsigned int xp);
 void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s);
+u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, const struct cmn_hnf_ctr *c,
+			   unsigned int g, u32 *glob);
 void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on, bool clock);
 u32 cmn_hnf_hw_ovf(struct cmn_hnf *cmn, unsigned int dtc);
 void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int dtc, u32 bits);

@@ -41,8 +41,7 @@ void cmn_hnf_hw_event_sel(struct cmn_hnf *cmn, unsigned int h)
 
 void cmn_hnf_hw_dtm(struct cmn_hnf *cmn, unsigned int xp)
 {
-	cmn_hnf_wr(cmn, cmn->topo->xp[xp].offset + CMN_DTM_PMU_CONFIG,
-		   cmn_hnf_dtm_config(&cmn->dtm[xp]));
+	cmn_hnf_wr(cmn, cmn->topo->xp[xp].offset + CMN_DTM_PMU_CONFIG, cmn->dtm[xp]);
 }
 
 /*
@@ -72,6 +71,26 @@ void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s)
 	if (s->cycles)
 		s->cyc = cmn_hnf_rd(cmn, cmn_hnf_dtc(cmn, 0) + CMN_DT_PMCCNTR) &
 			 GENMASK_ULL(CMN_DT_PMCCNTR_WIDTH - 1, 0);
+}
+
+/*
+ * A GLOBAL event alone, in the same order as cmn_hnf_hw_sample(): its
+ * global counter @g on every DTC into @glob, then the sum of its DTM
+ * counters, returned.
+ */
+u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, const struct cmn_hnf_ctr *c,
+			   unsigned int g, u32 *glob)
+{
+	u32 off = CMN_DT_PMEVCNT_PAIR(g / 2) + (g % 2 ? 4 : 0);
+	unsigned int d, i;
+	u32 sum = 0;
+
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		glob[d] = readl(cmn->base + cmn_hnf_dtc(cmn, d) + off);
+	for (i = 0; i < c->nxps; i++)
+		sum += cmn_hnf_fields_sum(cmn_hnf_rd(cmn, cmn->topo->xp[c->xp[i]].offset +
+						     CMN_DTM_PMEVCNT), c->fields[i]);
+	return sum;
 }
 
 /*
@@ -119,8 +138,10 @@ void cmn_hnf_hw_init(struct cmn_hnf *cmn)
 
 	for (i = 0; i < topo->num_hnfs; i++)
 		cmn_hnf_hw_event_sel(cmn, i);
-	for (i = 0; i < topo->num_xps; i++)
+	for (i = 0; i < topo->num_xps; i++) {
+		cmn->dtm[i] = CMN_HNF_DTM_IDLE;
 		cmn_hnf_hw_dtm(cmn, i);
+	}
 	for (i = 0; i < topo->num_dtcs; i++) {
 		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_DTC_CTL, CMN_DT_DTC_CTL_DT_EN);
 		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_PMCR, CMN_DT_PMCR_OVFL_INTR_EN);

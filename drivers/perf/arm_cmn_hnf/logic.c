@@ -53,42 +53,6 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_decode_config);
 
 /* ---- register words ----------------------------------------------------- */
 
-u64 cmn_hnf_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid)
-{
-	return FIELD_PREP(CMN_HNF_PMU_EVENT0_ID, ev[0]) |
-	       FIELD_PREP(CMN_HNF_PMU_EVENT1_ID, ev[1]) |
-	       FIELD_PREP(CMN_HNF_PMU_EVENT2_ID, ev[2]) |
-	       FIELD_PREP(CMN_HNF_PMU_EVENT3_ID, ev[3]) |
-	       FIELD_PREP(CMN_HNF_PMU_OCCUP1_ID, occupid);
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_event_sel);
-
-u8 cmn_hnf_input_sel(u8 port, u8 dev, u8 slot)
-{
-	return CMN_DTM_INPUT_DEVICE_BASE + port * CMN_DTM_INPUT_PORT_STRIDE +
-	       dev * CMN_DTM_INPUT_DEV_STRIDE + slot;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_input_sel);
-
-u64 cmn_hnf_dtm_config(const struct cmn_hnf_dtm *dtm)
-{
-	u64 val = CMN_DTM_PMU_CONFIG_PMU_EN |
-		  FIELD_PREP(CMN_DTM_PMU_CONFIG_PAIRED, dtm->paired);
-	unsigned int n;
-
-	if (dtm->all64)
-		val |= CMN_DTM_PMU_CONFIG_ALL_COMB;
-	/* counter n's fields are counter 0's, one stride up per counter */
-	for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++) {
-		val |= FIELD_PREP(CMN_DTM_PMU_CONFIG_GLOBAL_NUM0, dtm->global[n]) <<
-		       (n * CMN_DTM_PMU_CONFIG_GLOBAL_NUM_STRIDE);
-		val |= FIELD_PREP(CMN_DTM_PMU_CONFIG_INPUT_SEL0, dtm->input[n]) <<
-		       (n * CMN_DTM_PMU_CONFIG_INPUT_SEL_STRIDE);
-	}
-	return val;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_dtm_config);
-
 /* ---- node ids ----------------------------------------------------------- */
 
 #define CMN_NID_DEV		GENMASK(1, 0)
@@ -250,35 +214,31 @@ static int cmn_hnf_walk_xp(struct cmn_hnf_walk *w, unsigned int xp)
 }
 
 /*
- * The mesh size is in no register: the XP node ids give it. Decoded with
- * the right coordinate width they fill an X*Y rectangle once each, XP (x,
- * y) having logical id y * X + x (this settles 2x4 against 1x8 and 4x4
- * against 2x8, whose XP ids are the same).
+ * The mesh size is in no register. XP (0,1), node id 8 with either
+ * coordinate width, has logical id X (XPs are numbered row by row); no such
+ * XP: the mesh is one row. Every XP's node id must then decode to the
+ * position of its logical id, once each: the whole mesh, no other.
  */
-static bool cmn_hnf_mesh_fits(struct cmn_hnf_topology *t, unsigned int b)
+static bool cmn_hnf_mesh_size(struct cmn_hnf_topology *t)
 {
-	unsigned int i, x = 0, y = 0;
+	unsigned int i, x = t->num_xps, y, b;
 	struct cmn_hnf_nid nid;
 	u64 seen = 0;
 
-	for (i = 0; i < t->num_xps; i++) {
-		u16 id = t->xp[i].node_id;
-
-		if (id % BIT(CMN_NID_Y_SHIFT) || id >> (CMN_NID_Y_SHIFT + 2 * b))
-			return false;
-		nid = cmn_hnf_decode_nodeid(id, b);
-		if (seen & BIT_ULL(nid.x * CMN_HNF_MAX_DIM + nid.y))
-			return false;
-		seen |= BIT_ULL(nid.x * CMN_HNF_MAX_DIM + nid.y);
-		x = max_t(unsigned int, x, nid.x + 1);
-		y = max_t(unsigned int, y, nid.y + 1);
-	}
-	if (x * y != t->num_xps || cmn_hnf_coord_bits(x, y) != b)
+	for (i = 0; i < t->num_xps; i++)
+		if (t->xp[i].node_id == BIT(CMN_NID_Y_SHIFT))
+			x = t->xp[i].logical_id;
+	if (!x || x > CMN_HNF_MAX_DIM || t->num_xps % x)
 		return false;
+	y = t->num_xps / x;
+	b = cmn_hnf_coord_bits(x, y);
 	for (i = 0; i < t->num_xps; i++) {
 		nid = cmn_hnf_decode_nodeid(t->xp[i].node_id, b);
-		if (t->xp[i].logical_id != nid.y * x + nid.x)
+		if (t->xp[i].logical_id != nid.y * x + nid.x || nid.x >= x || nid.y >= y ||
+		    nid.port || nid.dev || t->xp[i].node_id >> (CMN_NID_Y_SHIFT + 2 * b) ||
+		    seen & BIT_ULL(t->xp[i].logical_id))
 			return false;
+		seen |= BIT_ULL(t->xp[i].logical_id);
 		t->xp[i].x = nid.x;
 		t->xp[i].y = nid.y;
 	}
@@ -333,7 +293,7 @@ static int cmn_hnf_walk_root(struct cmn_hnf_walk *w, u32 root)
 		};
 		t->num_xps = i + 1;
 	}
-	if (!cmn_hnf_mesh_fits(t, 2) && !cmn_hnf_mesh_fits(t, 3))
+	if (!cmn_hnf_mesh_size(t))
 		return cmn_hnf_fail(w,
 				    "root node at 0x%x: the ids of its %u XPs do not form a mesh",
 				    root, t->num_xps);
@@ -477,17 +437,6 @@ void cmn_hnf_free(struct cmn_hnf_alloc *a, const struct cmn_hnf_topology *topo,
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
 
 /* ---- counter arithmetic ------------------------------------------------- */
-
-u64 cmn_hnf_wrap_read(struct cmn_hnf_wrap *w, u64 cur, unsigned int width)
-{
-	u64 delta = cmn_hnf_delta(w->last, cur, width);
-
-	if (cur < w->last)
-		w->seen = true;
-	w->last = cur;
-	return delta;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_wrap_read);
 
 bool cmn_hnf_wrap_flag(struct cmn_hnf_wrap *w)
 {

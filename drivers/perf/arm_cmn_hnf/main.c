@@ -27,7 +27,6 @@
 #include <linux/of_device.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
-#include <linux/sizes.h>
 
 #include <arm_cmn_hnf/compat.h>
 
@@ -98,11 +97,13 @@ static int cmn_hnf_map_of(struct platform_device *pdev, struct cmn_hnf *cmn)
 	return 0;
 }
 
-#ifdef CONFIG_ACPI
 static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
 {
-	const char *uid = acpi_device_uid(ACPI_COMPANION(dev));
+	const char *uid = NULL;
 
+#ifdef CONFIG_ACPI
+	uid = acpi_device_uid(ACPI_COMPANION(dev));
+#endif
 	*id = 0;
 	if (uid && kstrtouint(uid, 0, id)) {
 		dev_err(dev, "ACPI: _UID \"%s\" is not a number\n", uid);
@@ -110,13 +111,6 @@ static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
 	}
 	return 0;
 }
-#else
-static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
-{
-	*id = 0;
-	return 0;
-}
-#endif
 
 /* DT: the index of this node among the arm,cmn-600 nodes by address */
 static int cmn_hnf_of_id(struct device *dev, unsigned int *id)

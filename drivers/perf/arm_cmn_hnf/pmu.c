@@ -18,6 +18,7 @@
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -54,46 +55,45 @@ static int cmn_hnf_request(struct cmn_hnf *cmn, struct perf_event *event,
 	return 0;
 }
 
-static int cmn_hnf_validate_one(struct cmn_hnf *cmn, struct cmn_hnf_alloc *a,
+/* Group validation: the allocator on empty counters */
+struct cmn_hnf_scratch {
+	struct cmn_hnf_alloc a;
+	struct cmn_hnf_place p;
+};
+
+static int cmn_hnf_validate_one(struct cmn_hnf *cmn, struct cmn_hnf_scratch *s,
 				struct perf_event *e)
 {
-	struct cmn_hnf_place *p;
 	struct cmn_hnf_evsel sel;
-	int hnf, ret;
+	int hnf;
 
 	if (e->pmu != &cmn->pmu)
 		return is_software_event(e) ? 0 : -EINVAL;
 	if (e->state < PERF_EVENT_STATE_OFF)
 		return 0;
-	ret = cmn_hnf_request(cmn, e, &sel, &hnf);
-	if (ret)
-		return ret;
-	p = kmalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-	if (cmn_hnf_alloc(a, cmn->topo, &sel, hnf, p))
-		ret = -EINVAL;
-	kfree(p);
-	return ret;
+	if (cmn_hnf_request(cmn, e, &sel, &hnf) ||
+	    cmn_hnf_alloc(&s->a, cmn->topo, &sel, hnf, &s->p))
+		return -EINVAL;
+	return 0;
 }
 
 /* A group that does not fit on empty counters can never be scheduled */
 static int cmn_hnf_validate_group(struct cmn_hnf *cmn, struct perf_event *event)
 {
 	struct perf_event *sibling, *leader = event->group_leader;
-	struct cmn_hnf_alloc *a;
+	struct cmn_hnf_scratch *s;
 	int ret;
 
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
 		return -ENOMEM;
-	ret = cmn_hnf_validate_one(cmn, a, leader);
+	ret = cmn_hnf_validate_one(cmn, s, leader);
 	for_each_sibling_event(sibling, leader)
 		if (!ret)
-			ret = cmn_hnf_validate_one(cmn, a, sibling);
+			ret = cmn_hnf_validate_one(cmn, s, sibling);
 	if (!ret && event != leader)
-		ret = cmn_hnf_validate_one(cmn, a, event);
-	kfree(a);
+		ret = cmn_hnf_validate_one(cmn, s, event);
+	kfree(s);
 	return ret;
 }
 
@@ -127,29 +127,20 @@ static struct cmn_hnf_local *cmn_hnf_local_of(struct cmn_hnf *cmn, int idx)
 /* Ask @s for the registers that sample counter @idx */
 static void cmn_hnf_want(struct cmn_hnf *cmn, struct cmn_hnf_sample *s, int idx)
 {
-	unsigned int i;
-
 	if (idx >= CMN_HNF_IDX_LOCAL) {
 		s->xps |= BIT_ULL(idx - CMN_HNF_IDX_LOCAL);
 	} else if (idx == CMN_HNF_CYCLES) {
 		s->cycles = true;
 	} else {
 		s->pairs |= BIT(idx / 2);
-		for (i = 0; i < cmn->ctr[idx].nxps; i++)
-			s->xps |= BIT_ULL(cmn->ctr[idx].xp[i]);
+		s->xps |= cmn->ctr[idx].xps;
 	}
 }
 
 /* Overflow flags of DTC @d, but those that do not clear */
 static u32 cmn_hnf_ovf(struct cmn_hnf *cmn, unsigned int d)
 {
-	unsigned int i;
-	u32 stuck = 0;
-
-	for (i = 0; i < cmn->num_irqs; i++)
-		if (cmn->irqs[i].dtcs & BIT(d))
-			stuck = cmn->irqs[i].stuck[d];
-	return cmn_hnf_hw_ovf(cmn, d) & ~stuck;
+	return cmn_hnf_hw_ovf(cmn, d) & ~cmn->stuck[d];
 }
 
 /*
@@ -170,13 +161,11 @@ static unsigned int cmn_hnf_confirm(struct cmn_hnf *cmn, int idx, unsigned int n
 /* The sum of GLOBAL counter @c's 16-bit DTM counters in @s */
 static u32 cmn_hnf_local_sum(const struct cmn_hnf_ctr *c, const struct cmn_hnf_sample *s)
 {
-	unsigned int i, n;
+	unsigned int i;
 	u32 sum = 0;
 
 	for (i = 0; i < c->nxps; i++)
-		for (n = 0; n < CMN_HNF_DTM_COUNTERS; n++)
-			if (c->fields[i] & BIT(n))
-				sum += (u16)(s->xp[c->xp[i]] >> (CMN_DTM_PMEVCNT_WIDTH * n));
+		sum += cmn_hnf_fields_sum(s->xp[c->xp[i]], c->fields[i]);
 	return sum;
 }
 
@@ -187,12 +176,33 @@ static u32 cmn_hnf_global(const struct cmn_hnf_sample *s, unsigned int d, unsign
 		       FIELD_GET(CMN_DT_PMEVCNT_PAIR_EVEN, s->pair[d][g / 2]);
 }
 
+/*
+ * The events GLOBAL counter @g counted since its last read: @glob, its
+ * value on each DTC, read before @local, the sum of its DTM counters
+ */
+static u64 cmn_hnf_account_global(struct cmn_hnf *cmn, unsigned int g, const u32 *glob,
+				  u32 local)
+{
+	unsigned int d, ndtcs = cmn->topo->num_dtcs;
+	struct cmn_hnf_ctr *c = &cmn->ctr[g];
+
+	for (d = 0; d < ndtcs; d++)
+		c->acc.carries += cmn_hnf_wrap_read(&c->wrap[d], glob[d], CMN_DT_PMEVCNT_WIDTH);
+	for (d = 0; d < ndtcs; d++)
+		if (c->wrap[d].pending) {
+			c->acc.carries += cmn_hnf_confirm(cmn, g, ndtcs) * CMN_HNF_GLOBAL_PERIOD;
+			break;
+		}
+	return cmn_hnf_acc_update(&c->acc, local);
+}
+
 /* The events counter @idx counted since its last read, from sample @s */
 static u64 cmn_hnf_account(struct cmn_hnf *cmn, const struct cmn_hnf_sample *s, int idx)
 {
-	unsigned int d, ndtcs = cmn->topo->num_dtcs;
-	struct cmn_hnf_local *l;
 	struct cmn_hnf_ctr *c;
+	struct cmn_hnf_local *l;
+	u32 glob[CMN_HNF_MAX_DTCS];
+	unsigned int d;
 	u64 v;
 
 	if (idx >= CMN_HNF_IDX_LOCAL) {
@@ -208,39 +218,57 @@ static u64 cmn_hnf_account(struct cmn_hnf *cmn, const struct cmn_hnf_sample *s, 
 			v += cmn_hnf_confirm(cmn, idx, 1) * CMN_HNF_CYCLES_PERIOD;
 		return v;
 	}
-	for (d = 0; d < ndtcs; d++)
-		c->acc.carries += cmn_hnf_wrap_read(&c->wrap[d], cmn_hnf_global(s, d, idx),
-						    CMN_DT_PMEVCNT_WIDTH);
-	for (d = 0; d < ndtcs; d++)
-		if (c->wrap[d].pending) {
-			c->acc.carries += cmn_hnf_confirm(cmn, idx, ndtcs) *
-					  CMN_HNF_GLOBAL_PERIOD;
-			break;
-		}
-	return cmn_hnf_acc_update(&c->acc, cmn_hnf_local_sum(c, s));
+	for (d = 0; d < cmn->topo->num_dtcs; d++)
+		glob[d] = cmn_hnf_global(s, d, idx);
+	return cmn_hnf_account_global(cmn, idx, glob, cmn_hnf_local_sum(c, s));
+}
+
+/*
+ * Sample the registers the counters in @idx[0..n) need into cmn->sample.
+ * Interrupts off: the sample is the mesh's, shared by the data path (a
+ * read() entered with them on turns them off around it).
+ */
+static struct cmn_hnf_sample *cmn_hnf_sample(struct cmn_hnf *cmn, const int *idx,
+					     unsigned int n)
+{
+	struct cmn_hnf_sample *s = &cmn->sample;
+	unsigned int i;
+
+	lockdep_assert_irqs_disabled();
+	s->pairs = 0;
+	s->xps = 0;
+	s->cycles = false;
+	for (i = 0; i < n; i++)
+		cmn_hnf_want(cmn, s, idx[i]);
+	cmn_hnf_hw_sample(cmn, s);
+	return s;
 }
 
 /* Bring the events in @idx[0..n) up to date from one sample of the mesh */
 static void cmn_hnf_update(struct cmn_hnf *cmn, const int *idx, unsigned int n)
 {
-	struct cmn_hnf_sample s;
+	u32 glob[CMN_HNF_MAX_DTCS], local;
+	struct cmn_hnf_sample *s;
 	struct perf_event *event;
 	unsigned long flags;
 	unsigned int i;
 
-	s.pairs = 0;
-	s.xps = 0;
-	s.cycles = false;
-	for (i = 0; i < n; i++)
-		cmn_hnf_want(cmn, &s, idx[i]);
 	local_irq_save(flags);
-	cmn_hnf_hw_sample(cmn, &s);
+	/* a GLOBAL event alone: its own registers, each XP summed as read */
+	if (n == 1 && idx[0] < CMN_HNF_CYCLES) {
+		local = cmn_hnf_hw_read_global(cmn, &cmn->ctr[idx[0]], idx[0], glob);
+		local64_add(cmn_hnf_account_global(cmn, idx[0], glob, local),
+			    &cmn->ctr[idx[0]].event->count);
+		local_irq_restore(flags);
+		return;
+	}
+	s = cmn_hnf_sample(cmn, idx, n);
 	for (i = 0; i < n; i++) {
 		if (idx[i] >= CMN_HNF_IDX_LOCAL)
 			event = cmn_hnf_local_of(cmn, idx[i])->event;
 		else
 			event = cmn->ctr[idx[i]].event;
-		local64_add(cmn_hnf_account(cmn, &s, idx[i]), &event->count);
+		local64_add(cmn_hnf_account(cmn, s, idx[i]), &event->count);
 	}
 	local_irq_restore(flags);
 }
@@ -257,29 +285,49 @@ static bool cmn_hnf_member(struct cmn_hnf *cmn, struct perf_event *event)
  * group at once and the others find their event up to date: every member
  * is read at one instant, in the fewest register accesses.
  */
+/* Account @event's share of cmn->sample */
+static void cmn_hnf_account_event(struct cmn_hnf *cmn, struct perf_event *event)
+{
+	local64_add(cmn_hnf_account(cmn, &cmn->sample, event->hw.idx), &event->count);
+}
+
+static void cmn_hnf_read_group(struct cmn_hnf *cmn, struct perf_event *leader)
+{
+	struct cmn_hnf_sample *s = &cmn->sample;
+	struct perf_event *sib;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	s->pairs = 0;
+	s->xps = 0;
+	s->cycles = false;
+	if (cmn_hnf_member(cmn, leader))
+		cmn_hnf_want(cmn, s, leader->hw.idx);
+	for_each_sibling_event(sib, leader)
+		if (cmn_hnf_member(cmn, sib))
+			cmn_hnf_want(cmn, s, sib->hw.idx);
+	cmn_hnf_hw_sample(cmn, s);
+	if (cmn_hnf_member(cmn, leader))
+		cmn_hnf_account_event(cmn, leader);
+	for_each_sibling_event(sib, leader)
+		if (cmn_hnf_member(cmn, sib))
+			cmn_hnf_account_event(cmn, sib);
+	local_irq_restore(flags);
+}
+
 static void cmn_hnf_event_read(struct perf_event *event)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
-	struct perf_event *leader = event->group_leader, *sib;
-	int idx[CMN_HNF_CYCLES + 1 + CMN_HNF_MAX_XPS];
-	unsigned int n = 0;
 
 	if (cmn->dead)
 		return;
 	if (!cmn->read_txn) {
 		if (cmn_hnf_member(cmn, event))
 			cmn_hnf_update(cmn, &event->hw.idx, 1);
-		return;
+	} else if (!cmn->txn_read) {
+		cmn->txn_read = true;
+		cmn_hnf_read_group(cmn, event->group_leader);
 	}
-	if (cmn->txn_read)
-		return;
-	cmn->txn_read = true;
-	if (cmn_hnf_member(cmn, leader))
-		idx[n++] = leader->hw.idx;
-	for_each_sibling_event(sib, leader)
-		if (cmn_hnf_member(cmn, sib) && n < ARRAY_SIZE(idx))
-			idx[n++] = sib->hw.idx;
-	cmn_hnf_update(cmn, idx, n);
 }
 
 /* Lines out of service are served every CMN_HNF_POLL_MS while events count */
@@ -345,15 +393,15 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	int idx = event->hw.idx;
 	unsigned int d, ndtcs = idx == CMN_HNF_CYCLES ? 1 : cmn->topo->num_dtcs;
-	struct cmn_hnf_sample s = {};
+	struct cmn_hnf_sample *s;
 	struct cmn_hnf_local *l;
 	struct cmn_hnf_ctr *c;
 
+	/* the core calls start() with interrupts off */
 	if (idx >= CMN_HNF_IDX_LOCAL) {
-		cmn_hnf_want(cmn, &s, idx);
-		cmn_hnf_hw_sample(cmn, &s);
+		s = cmn_hnf_sample(cmn, &idx, 1);
 		l = cmn_hnf_local_of(cmn, idx);
-		l->prev = s.xp[idx - CMN_HNF_IDX_LOCAL];
+		l->prev = s->xp[idx - CMN_HNF_IDX_LOCAL];
 		cmn_hnf_set_slots(cmn, event, l->sel.eventid);
 		event->hw.state = 0;
 		return;
@@ -362,14 +410,13 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 	/* no flag of the counter from before the baseline ... */
 	for (d = 0; d < ndtcs; d++)
 		cmn_hnf_hw_ovf_clear(cmn, d, BIT(idx));
-	cmn_hnf_want(cmn, &s, idx);
-	cmn_hnf_hw_sample(cmn, &s);
+	s = cmn_hnf_sample(cmn, &idx, 1);
 	for (d = 0; d < ndtcs; d++)
 		c->wrap[d] = (struct cmn_hnf_wrap) {
-			.last = idx == CMN_HNF_CYCLES ? s.cyc : cmn_hnf_global(&s, d, idx),
+			.last = idx == CMN_HNF_CYCLES ? s->cyc : cmn_hnf_global(s, d, idx),
 		};
 	if (idx != CMN_HNF_CYCLES) {
-		cmn_hnf_acc_init(&c->acc, cmn_hnf_local_sum(c, &s));
+		cmn_hnf_acc_init(&c->acc, cmn_hnf_local_sum(c, s));
 		cmn_hnf_set_slots(cmn, event, c->sel.eventid);
 	}
 	/* ... unless the clear has not landed yet (logic.h, @stale) */
@@ -435,22 +482,23 @@ static void cmn_hnf_program_global(struct cmn_hnf *cmn, unsigned int g)
 	struct cmn_hnf_ctr *c = &cmn->ctr[g];
 	const struct cmn_hnf_place *p = &c->place;
 	unsigned int h, i, k, xp;
+	u8 at[CMN_HNF_MAX_XPS];
 
 	c->nxps = 0;
+	c->xps = 0;
 	for (h = p->first; h < p->first + p->count; h++) {
 		xp = topo->hnf[h].xp;
 		k = p->ctr[h];
-		cmn->dtm[xp].paired |= BIT(k);
-		cmn->dtm[xp].global[k] = g;
-		cmn->dtm[xp].input[k] = cmn_hnf_input_sel(topo->hnf[h].port,
-							  topo->hnf[h].dev, p->slot[h]);
-		for (i = 0; i < c->nxps && c->xp[i] != xp; i++)
-			;
-		if (i == c->nxps) {
+		cmn->dtm[xp] = cmn_hnf_dtm_pair(cmn->dtm[xp], k, g,
+						cmn_hnf_input_sel(topo->hnf[h].port,
+								  topo->hnf[h].dev, p->slot[h]));
+		if (!(c->xps & BIT_ULL(xp))) {
+			c->xps |= BIT_ULL(xp);
+			at[xp] = c->nxps;
 			c->xp[c->nxps] = xp;
 			c->fields[c->nxps++] = 0;
 		}
-		c->fields[i] |= BIT(k);
+		c->fields[at[xp]] |= BIT(k);
 	}
 	for (i = 0; i < c->nxps; i++)
 		cmn_hnf_hw_dtm(cmn, c->xp[i]);
@@ -460,7 +508,7 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	const struct cmn_hnf_topology *topo = cmn->topo;
-	struct cmn_hnf_place p;
+	struct cmn_hnf_place *p = &cmn->place;
 	struct cmn_hnf_evsel sel;
 	struct cmn_hnf_local *l;
 	unsigned int xp;
@@ -471,26 +519,25 @@ static int cmn_hnf_event_add(struct perf_event *event, int flags)
 		return -EINVAL;
 	ret = cmn_hnf_request(cmn, event, &sel, &hnf);
 	if (!ret)
-		ret = cmn_hnf_alloc(&cmn->alloc, topo, &sel, hnf, &p);
+		ret = cmn_hnf_alloc(&cmn->alloc, topo, &sel, hnf, p);
 	if (ret)
 		return ret;	/* -ENOSPC: the core rotates it in later */
 
-	if (p.kind == CMN_HNF_LOCAL) {
+	if (p->kind == CMN_HNF_LOCAL) {
 		xp = topo->hnf[hnf].xp;
 		idx = CMN_HNF_IDX_LOCAL + xp;
 		l = cmn_hnf_local_of(cmn, idx);
 		*l = (struct cmn_hnf_local) {
-			.event = event, .sel = sel, .hnf = hnf, .slot = p.slot[hnf],
+			.event = event, .sel = sel, .hnf = hnf, .slot = p->slot[hnf],
 		};
-		cmn->dtm[xp] = (struct cmn_hnf_dtm) { .all64 = true };
-		cmn->dtm[xp].input[0] = cmn_hnf_input_sel(topo->hnf[hnf].port,
-							  topo->hnf[hnf].dev, l->slot);
+		cmn->dtm[xp] = cmn_hnf_dtm_local64(cmn_hnf_input_sel(topo->hnf[hnf].port,
+								     topo->hnf[hnf].dev, l->slot));
 		cmn_hnf_hw_dtm(cmn, xp);
 	} else {
-		idx = p.kind == CMN_HNF_CYC ? CMN_HNF_CYCLES : p.global;
+		idx = p->kind == CMN_HNF_CYC ? CMN_HNF_CYCLES : p->global;
 		cmn->ctr[idx].event = event;
 		cmn->ctr[idx].sel = sel;
-		cmn->ctr[idx].place = p;
+		cmn->ctr[idx].place = *p;
 		if (idx != CMN_HNF_CYCLES)
 			cmn_hnf_program_global(cmn, idx);
 	}
@@ -509,7 +556,7 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	const struct cmn_hnf_topology *topo = cmn->topo;
 	int idx = event->hw.idx;
-	struct cmn_hnf_place p = { .kind = CMN_HNF_LOCAL, .count = 1 };
+	struct cmn_hnf_place *p = &cmn->place;
 	struct cmn_hnf_local *l;
 	struct cmn_hnf_ctr *c;
 	unsigned int h, i, xp;
@@ -520,19 +567,19 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 	if (idx >= CMN_HNF_IDX_LOCAL) {
 		l = cmn_hnf_local_of(cmn, idx);
 		xp = idx - CMN_HNF_IDX_LOCAL;
-		p.first = l->hnf;
-		p.slot[l->hnf] = l->slot;
-		cmn_hnf_free(&cmn->alloc, topo, &l->sel, &p);
-		cmn->dtm[xp] = (struct cmn_hnf_dtm) {};
+		p->kind = CMN_HNF_LOCAL;
+		p->first = l->hnf;
+		p->count = 1;
+		p->slot[l->hnf] = l->slot;
+		cmn_hnf_free(&cmn->alloc, topo, &l->sel, p);
+		cmn->dtm[xp] = CMN_HNF_DTM_IDLE;
 		cmn_hnf_hw_dtm(cmn, xp);
 		l->event = NULL;
 	} else {
 		c = &cmn->ctr[idx];
 		for (h = c->place.first; h < c->place.first + c->place.count; h++) {
 			xp = topo->hnf[h].xp;
-			cmn->dtm[xp].paired &= ~BIT(c->place.ctr[h]);
-			cmn->dtm[xp].input[c->place.ctr[h]] = 0;
-			cmn->dtm[xp].global[c->place.ctr[h]] = 0;
+			cmn->dtm[xp] = cmn_hnf_dtm_unpair(cmn->dtm[xp], c->place.ctr[h]);
 		}
 		for (i = 0; i < c->nxps; i++)
 			cmn_hnf_hw_dtm(cmn, c->xp[i]);
@@ -604,7 +651,7 @@ static void cmn_hnf_line_stuck(struct cmn_hnf *cmn, struct cmn_hnf_irq *line,
 	line->polled = true;
 	/* what they seemed to report was never there */
 	for (d = 0; d < cmn->topo->num_dtcs; d++) {
-		line->stuck[d] |= stuck[d];
+		cmn->stuck[d] |= stuck[d];
 		for (g = 0; g <= CMN_HNF_CYCLES; g++)
 			if (stuck[d] & BIT(g))
 				cmn->ctr[g].wrap[d].pending = 0;

@@ -112,7 +112,7 @@ cp "$B/drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko" \
 # of it); every accessor of hw.c must have been renamed
 HW="$B/drivers/perf/arm_cmn_hnf/hw.c"
 cp "$BENCH/src/count_accesses.h" "${HW%/*}/"
-sed -i -e 's/\breadq_relaxed(/cmn_bench_readq_relaxed(/g' -e 's/\breadq(/cmn_bench_readq(/g' \
+sed -i -e 's/\breadq_relaxed(/cmn_bench_readq_relaxed(/g' -e 's/\breadq(/cmn_bench_readq(/g' -e 's/\breadl(/cmn_bench_readl(/g' \
 	-e 's/\bwriteq_relaxed(/cmn_bench_writeq_relaxed(/g' \
 	-e 's|^#include "hnf.h"$|#include "hnf.h"\n#include "count_accesses.h"|' "$HW"
 if ! grep -q '^#include "count_accesses.h"' "$HW" ||

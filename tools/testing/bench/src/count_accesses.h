@@ -35,5 +35,7 @@ module_param_cb(mmio_accesses, &cmn_bench_ops, NULL, 0600);
 	({ WRITE_ONCE(cmn_bench_reads, cmn_bench_reads + 1); readq_relaxed(a); })
 #define cmn_bench_readq(a)						\
 	({ WRITE_ONCE(cmn_bench_reads, cmn_bench_reads + 1); readq(a); })
+#define cmn_bench_readl(a)						\
+	({ WRITE_ONCE(cmn_bench_reads, cmn_bench_reads + 1); readl(a); })
 #define cmn_bench_writeq_relaxed(v, a)					\
 	({ WRITE_ONCE(cmn_bench_writes, cmn_bench_writes + 1); writeq_relaxed(v, a); })
