@@ -210,7 +210,7 @@ struct cmn_hnf_wrap {
 	u64 last;
 	bool seen;
 	bool stale;
-	u8 pending;
+	u32 pending;
 };
 
 /* A read of the counter, @cur: the events since the last read */
