@@ -509,7 +509,7 @@ bool cmn_hnf_refire(struct cmn_hnf_refire *r, bool explained, u64 now)
 {
 	if (explained || now - r->cleared >= CMN_HNF_REFIRE_NS)
 		r->count = 0;
-	else
+	else if (r->count < CMN_HNF_STUCK_FLAGS)
 		r->count++;
 	r->cleared = now;
 	return r->count >= CMN_HNF_STUCK_FLAGS;
