@@ -623,7 +623,8 @@ static void cmn_hnf_test_discovery_too_many_hnfs(struct kunit *test)
 
 static struct kunit_case cmn_hnf_discovery_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_discovery_shipped_list),
-	KUNIT_CASE_PARAM(cmn_hnf_test_discovery_shipped, shipped_gen_params),
+	KUNIT_CASE_PARAM_ATTR(cmn_hnf_test_discovery_shipped, shipped_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(cmn_hnf_test_discovery_faults, fault_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cmn_hnf_test_discovery_every_size),
