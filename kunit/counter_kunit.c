@@ -560,7 +560,10 @@ static void cmn_hnf_test_counter_racing(struct kunit *test)
  * (a carry lands after its wrap, at any later point); reads; interrupts
  * served at once or late, even after the counter went a whole period
  * round; a clear written by start landing only after start looked at the
- * flag (the interrupt of that flag then comes before or after it lands);
+ * flag (the interrupt that flag raised is then taken, before or after the
+ * clear lands, and before the counter wraps again: pmu.c leaves the flag
+ * stale until a service of its line, and a genuine wrap served while it is
+ * stale keeps its read's "seen", which a later unread wrap then consumes);
  * other events using the counter between a stop and a start; a flag that
  * sticks, whose interrupt then storms until the line is out of service.
  * It cannot do what takes more time than the hardware gives: a counter
