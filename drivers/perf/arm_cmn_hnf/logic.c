@@ -430,8 +430,9 @@ void cmn_hnf_free(struct cmn_hnf_alloc *a, const struct cmn_hnf_topology *topo,
 		a->dtm_used[topo->hnf[h].xp] &= p->kind == CMN_HNF_LOCAL ? 0 :
 						~BIT(p->ctr[h]);
 		a->slot_used[h] &= ~BIT(p->slot[h]);
-		if (sel->eventid == CMN_HNF_EVENT_OCCUPANCY)
-			a->occup_refs[h]--;
+		/* the last user gone, the filter is back at its reset value */
+		if (sel->eventid == CMN_HNF_EVENT_OCCUPANCY && !--a->occup_refs[h])
+			a->occup[h] = 0;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
@@ -462,7 +463,7 @@ bool cmn_hnf_refire(struct cmn_hnf_refire *r, bool explained, u64 now)
 {
 	if (explained || now - r->cleared >= CMN_HNF_REFIRE_NS)
 		r->count = 0;
-	else
+	else if (r->count < CMN_HNF_STUCK_FLAGS)
 		r->count++;
 	r->cleared = now;
 	return r->count >= CMN_HNF_STUCK_FLAGS;
