@@ -36,19 +36,27 @@ static u64 ref_writable(void)
 	return m;
 }
 
-/* The register word, field by field, from the layout above */
-static u64 ref_dtm_config(const struct cmn_hnf_dtm *dtm)
+/* A DTM as the reference describes it, field by field */
+struct ref_dtm {
+	bool all64;
+	u8 paired;
+	u8 global[4];
+	u8 input[4];
+};
+
+/* The register word of @d, from the layout above */
+static u64 ref_word(const struct ref_dtm *d)
 {
 	u64 v = REF_PMU_EN;
 	unsigned int n;
 
-	if (dtm->all64)
+	if (d->all64)
 		v |= REF_ALL_COMB;
 	for (n = 0; n < 4; n++) {
-		if (dtm->paired & BIT(n))
+		if (d->paired & BIT(n))
 			v |= REF_PAIRED(n);
-		v |= (u64)(dtm->global[n] & 7) << REF_GLOBAL_SHIFT(n);
-		v |= (u64)(dtm->input[n] & 0x3f) << REF_INPUT_SHIFT(n);
+		v |= (u64)(d->global[n] & 7) << REF_GLOBAL_SHIFT(n);
+		v |= (u64)(d->input[n] & 0x3f) << REF_INPUT_SHIFT(n);
 	}
 	return v;
 }
@@ -65,101 +73,99 @@ static void cmn_hnf_test_dtm_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, CMN_HNF_DTM_COUNTERS, 4);
 }
 
-/* pmu_en is always set; an empty DTM sets nothing else */
+/* pmu_en is always set; an idle DTM sets nothing else */
 static void cmn_hnf_test_dtm_empty(struct kunit *test)
 {
-	struct cmn_hnf_dtm dtm = {};
-
-	KUNIT_EXPECT_EQ(test, cmn_hnf_dtm_config(&dtm), REF_PMU_EN);
+	KUNIT_EXPECT_EQ(test, (u64)CMN_HNF_DTM_IDLE, REF_PMU_EN);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_dtm_unpair(0, 2), REF_PMU_EN);
 }
 
-/* Each field of each counter alone, every value it can hold */
+/* Each counter paired with every global counter and every input, alone */
 static void cmn_hnf_test_dtm_each_field(struct kunit *test)
 {
-	struct cmn_hnf_dtm dtm;
-	unsigned int n, v;
+	struct ref_dtm d;
+	unsigned int n, g, in;
+	u64 w;
 
-	for (v = 0; v < 16; v++) {
-		memset(&dtm, 0, sizeof(dtm));
-		dtm.paired = v;
-		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_dtm_config(&dtm),
-				    REF_PMU_EN | (u64)v << 4, "paired 0x%x", v);
-	}
-	memset(&dtm, 0, sizeof(dtm));
-	dtm.all64 = true;
-	KUNIT_EXPECT_EQ(test, cmn_hnf_dtm_config(&dtm), REF_PMU_EN | BIT_ULL(3));
 	for (n = 0; n < 4; n++) {
-		for (v = 0; v < 8; v++) {
-			memset(&dtm, 0, sizeof(dtm));
-			dtm.global[n] = v;
-			KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_dtm_config(&dtm),
-					    REF_PMU_EN | (u64)v << REF_GLOBAL_SHIFT(n),
-					    "counter %u global %u", n, v);
+		for (g = 0; g < 8; g++) {
+			for (in = 0; in < 64; in++) {
+				memset(&d, 0, sizeof(d));
+				d.paired = BIT(n);
+				d.global[n] = g;
+				d.input[n] = in;
+				w = cmn_hnf_dtm_pair(CMN_HNF_DTM_IDLE, n, g, in);
+				KUNIT_ASSERT_EQ_MSG(test, w, ref_word(&d),
+						    "counter %u global %u input 0x%x", n, g, in);
+				KUNIT_ASSERT_EQ(test, cmn_hnf_dtm_unpair(w, n), REF_PMU_EN);
+			}
 		}
-		for (v = 0; v < 64; v++) {
-			memset(&dtm, 0, sizeof(dtm));
-			dtm.input[n] = v;
-			KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_dtm_config(&dtm),
-					    REF_PMU_EN | (u64)v << REF_INPUT_SHIFT(n),
-					    "counter %u input 0x%x", n, v);
-		}
+	}
+	for (in = 0; in < 64; in++) {
+		memset(&d, 0, sizeof(d));
+		d.all64 = true;
+		d.input[0] = in;
+		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_dtm_local64(in), ref_word(&d),
+				    "input 0x%x", in);
 	}
 }
 
 /*
- * The two words pmu.c writes, as literals from the layout: a GLOBAL event
- * on DTM counter 2 paired with global counter 5 (F), counting slot 3 of
- * port 0 device 1 (input 0x17); a LOCAL event, the four counters combined
- * into one counting slot 2 of port 1 device 1 (input 0x26), nothing paired.
+ * The words pmu.c writes, as literals from the layout: a GLOBAL event on
+ * DTM counter 2 paired with global counter 5 (F), counting slot 3 of port
+ * 0 device 1 (input 0x17); a second on counter 0 (global 7, port 1 device
+ * 0 slot 0); the first gone; a LOCAL event, the four counters combined into
+ * one counting slot 2 of port 1 device 1 (input 0x26), nothing paired.
  */
 static void cmn_hnf_test_dtm_words(struct kunit *test)
 {
-	struct cmn_hnf_dtm dtm = {};
+	u64 w;
 
-	dtm.paired = BIT(2);
-	dtm.global[2] = 5;
-	dtm.input[2] = cmn_hnf_input_sel(0, 1, 3);
-	KUNIT_EXPECT_EQ(test, cmn_hnf_dtm_config(&dtm),
-			0x1ULL | 0x40ULL | 0x5ULL << 24 | 0x17ULL << 48);
-
-	/* and a second event on counter 0 of the same XP: global 7, port 1 dev 0 slot 0 */
-	dtm.paired |= BIT(0);
-	dtm.global[0] = 7;
-	dtm.input[0] = cmn_hnf_input_sel(1, 0, 0);
-	KUNIT_EXPECT_EQ(test, cmn_hnf_dtm_config(&dtm),
-			0x1ULL | 0x50ULL | 0x7ULL << 16 | 0x5ULL << 24 |
+	w = cmn_hnf_dtm_pair(CMN_HNF_DTM_IDLE, 2, 5, cmn_hnf_input_sel(0, 1, 3));
+	KUNIT_EXPECT_EQ(test, w, 0x1ULL | 0x40ULL | 0x5ULL << 24 | 0x17ULL << 48);
+	w = cmn_hnf_dtm_pair(w, 0, 7, cmn_hnf_input_sel(1, 0, 0));
+	KUNIT_EXPECT_EQ(test, w, 0x1ULL | 0x50ULL | 0x7ULL << 16 | 0x5ULL << 24 |
 			0x20ULL << 32 | 0x17ULL << 48);
-
-	memset(&dtm, 0, sizeof(dtm));
-	dtm.all64 = true;
-	dtm.input[0] = cmn_hnf_input_sel(1, 1, 2);
-	KUNIT_EXPECT_EQ(test, cmn_hnf_dtm_config(&dtm), 0x9ULL | 0x26ULL << 32);
+	w = cmn_hnf_dtm_unpair(w, 2);
+	KUNIT_EXPECT_EQ(test, w, 0x1ULL | 0x10ULL | 0x7ULL << 16 | 0x20ULL << 32);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_dtm_local64(cmn_hnf_input_sel(1, 1, 2)),
+			0x9ULL | 0x26ULL << 32);
 }
 
-/* Random configurations, out-of-range values included: only the fields */
+/*
+ * Random sequences of pairings and unpairings on one DTM, out-of-range
+ * values included: the word always equals the reference's, holds only
+ * writable bits, never a combined pair or cntr_rst, always pmu_en, and a
+ * counter's change leaves the other counters alone.
+ */
 static void cmn_hnf_test_dtm_random(struct kunit *test)
 {
-	struct cmn_hnf_dtm dtm;
+	struct ref_dtm d = {};
 	u32 seed = 0xc0ffee;
-	unsigned int i, n;
-	u64 reg;
+	unsigned int i, n, g, in;
+	u64 w = CMN_HNF_DTM_IDLE;
 
 	for (i = 0; i < 20000; i++) {
 		seed = seed * 1664525 + 1013904223;
-		dtm.paired = seed >> 24;
-		dtm.all64 = seed & BIT(3);
-		for (n = 0; n < 4; n++) {
-			seed = seed * 1664525 + 1013904223;
-			dtm.global[n] = seed >> 24;
-			dtm.input[n] = seed >> 16;
+		n = (seed >> 28) & 3;
+		g = (seed >> 20) & 7;
+		in = (seed >> 8) & 0x3f;
+		if (seed & BIT(5)) {
+			w = cmn_hnf_dtm_pair(w, n, g, in);
+			d.paired |= BIT(n);
+			d.global[n] = g;
+			d.input[n] = in;
+		} else {
+			w = cmn_hnf_dtm_unpair(w, n);
+			d.paired &= ~BIT(n);
+			d.global[n] = 0;
+			d.input[n] = 0;
 		}
-		reg = cmn_hnf_dtm_config(&dtm);
-		KUNIT_ASSERT_EQ(test, reg, ref_dtm_config(&dtm));
-		/* never a combined pair, cntr_rst or a reserved bit */
-		KUNIT_ASSERT_EQ(test, reg & ~ref_writable(), 0ULL);
-		KUNIT_ASSERT_EQ(test, reg & (REF_CNT01_COMB | REF_CNT23_COMB | REF_CNTR_RST),
-				0ULL);
-		KUNIT_ASSERT_TRUE(test, reg & REF_PMU_EN);
+		KUNIT_ASSERT_EQ(test, w, ref_word(&d));
+		KUNIT_ASSERT_EQ(test, w & ~ref_writable(), 0ULL);
+		KUNIT_ASSERT_EQ(test, w & (REF_CNT01_COMB | REF_CNT23_COMB | REF_CNTR_RST |
+					   REF_ALL_COMB), 0ULL);
+		KUNIT_ASSERT_TRUE(test, w & REF_PMU_EN);
 	}
 }
 

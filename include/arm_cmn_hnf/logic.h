@@ -62,14 +62,7 @@ struct cmn_hnf_evsel {
 int cmn_hnf_decode_config(u64 config, struct cmn_hnf_evsel *sel);
 
 /* Register words: pmu_event_sel of an HN-F (four slots and the filter) */
-static inline u64 cmn_hnf_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid)
-{
-	return FIELD_PREP(CMN_HNF_PMU_EVENT0_ID, ev[0]) |
-	       FIELD_PREP(CMN_HNF_PMU_EVENT1_ID, ev[1]) |
-	       FIELD_PREP(CMN_HNF_PMU_EVENT2_ID, ev[2]) |
-	       FIELD_PREP(CMN_HNF_PMU_EVENT3_ID, ev[3]) |
-	       FIELD_PREP(CMN_HNF_PMU_OCCUP1_ID, occupid);
-}
+u64 cmn_hnf_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid);
 
 /* The DTM input select of event slot @slot of device @dev on port @port */
 static inline u8 cmn_hnf_input_sel(u8 port, u8 dev, u8 slot)

@@ -53,6 +53,16 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_decode_config);
 
 /* ---- register words ----------------------------------------------------- */
 
+u64 cmn_hnf_event_sel(const u8 ev[CMN_HNF_HNF_SLOTS], u8 occupid)
+{
+	return FIELD_PREP(CMN_HNF_PMU_EVENT0_ID, ev[0]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT1_ID, ev[1]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT2_ID, ev[2]) |
+	       FIELD_PREP(CMN_HNF_PMU_EVENT3_ID, ev[3]) |
+	       FIELD_PREP(CMN_HNF_PMU_OCCUP1_ID, occupid);
+}
+EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_event_sel);
+
 /* ---- node ids ----------------------------------------------------------- */
 
 #define CMN_NID_DEV		GENMASK(1, 0)
