@@ -60,14 +60,14 @@ static void cmn_hnf_test_event_sel_every_slot_value(struct kunit *test)
 		for (v = 0; v <= 0x1f; v++) {
 			memset(ev, 0, sizeof(ev));
 			ev[s] = v;
-			reg = cmn_hnf_encode_event_sel(ev, 0);
+			reg = cmn_hnf_event_sel(ev, 0);
 			KUNIT_EXPECT_EQ_MSG(test, reg, (u64)v << seed_event_shift[s],
 					    "slot %u value 0x%x", s, v);
 
 			/* Other slots hold distinct values that must survive */
 			for (o = 0; o < CMN_HNF_HNF_SLOTS; o++)
 				ev[o] = o == s ? v : 0x1f - 3 * o;
-			reg = cmn_hnf_encode_event_sel(ev, 4);
+			reg = cmn_hnf_event_sel(ev, 4);
 			for (o = 0; o < CMN_HNF_HNF_SLOTS; o++)
 				KUNIT_EXPECT_EQ_MSG(test, seed_event_field(reg, o), (u64)ev[o],
 						    "slot %u value 0x%x, field %u", s, v, o);
@@ -85,15 +85,15 @@ static void cmn_hnf_test_event_sel_occupid(struct kunit *test)
 	unsigned int o;
 
 	for (o = 0; o < 8; o++) {
-		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_encode_event_sel(none, o),
+		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_event_sel(none, o),
 				    (u64)o << SEED_OCCUP_SHIFT, "occupid %u", o);
-		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_encode_event_sel(full, o),
+		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_event_sel(full, o),
 				    0x1f1f1f1fULL | (u64)o << SEED_OCCUP_SHIFT,
 				    "occupid %u", o);
 	}
 	/* Wider values are cut to the field, never spill into reserved bits */
 	for (o = 8; o < 256; o++)
-		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_encode_event_sel(none, o),
+		KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_event_sel(none, o),
 				    (u64)(o & 7) << SEED_OCCUP_SHIFT, "occupid %u", o);
 }
 
@@ -113,7 +113,7 @@ static void cmn_hnf_test_event_sel_reserved_zero(struct kunit *test)
 		}
 		seed = seed * 1664525 + 1013904223;
 		occ = seed >> 24;
-		reg = cmn_hnf_encode_event_sel(ev, occ);
+		reg = cmn_hnf_event_sel(ev, occ);
 		KUNIT_ASSERT_EQ_MSG(test, reg & ~SEED_WRITABLE, 0ULL,
 				    "ev %02x %02x %02x %02x occ %02x", ev[0], ev[1],
 				    ev[2], ev[3], occ);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Interrupt storm detection: an overflow interrupt line is storming when it
- * raises CMN_HNF_STORM_IRQS interrupts in a row that no counter wrap
- * explains, each within CMN_HNF_STORM_WINDOW_MS of the one before. Genuine
- * overflows are explained, and even unexplained ones spread out in time
- * (the free-running cycle counters of other DTCs wrap every few minutes)
- * never add up to one; a stuck flag served slowly still does.
+ * Stuck overflow flags (logic.h, cmn_hnf_refire()): a flag raised again
+ * within CMN_HNF_REFIRE_NS of its clear, unexplained, CMN_HNF_STUCK_FLAGS
+ * times in a row, is stuck. Genuine wraps of one counter are at least 2^40
+ * cycles apart (over four minutes at 4 GHz; a global counter's period is
+ * longer still), so a working flag is never raised again that soon, and
+ * an explained flag is a working one.
  */
 #include <kunit/test.h>
 
@@ -13,113 +13,141 @@
 
 #include "suites.h"
 
-/* A flag that never clears: detected on the 64th interrupt, not before */
-static void cmn_hnf_test_irq_storm_detected(struct kunit *test)
-{
-	struct cmn_hnf_storm st = {};
-	unsigned int i;
+#define MS	1000000ULL
+#define T0	(3600 * 1000 * MS)	/* an hour after boot */
 
-	for (i = 1; i < 64; i++)
-		KUNIT_ASSERT_FALSE_MSG(test, cmn_hnf_storm_note(&st, false, 1000 + i / 8),
-				       "interrupt %u", i);
-	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, 1000 + 8));
-	KUNIT_EXPECT_EQ(test, CMN_HNF_STORM_IRQS, 64);
+/* The constants the driver's argument rests on */
+static void cmn_hnf_test_irq_constants(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, CMN_HNF_REFIRE_NS, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, CMN_HNF_STUCK_FLAGS, 32);
+	/* a flag of a 40-bit cycle counter at 4 GHz: 274 s apart at least */
+	KUNIT_EXPECT_GT(test, BIT_ULL(40) / 4, 1000 * CMN_HNF_REFIRE_NS);
 }
 
-/* Any explained interrupt starts the count again */
+/*
+ * A flag that does not clear, served every 2 us: the first raise comes a
+ * long while after the last clear and counts nothing; the next
+ * CMN_HNF_STUCK_FLAGS - 1 quick ones are not enough, the one after is.
+ * It stays stuck while the storm goes on.
+ */
+static void cmn_hnf_test_irq_stuck_exactly(struct kunit *test)
+{
+	struct cmn_hnf_refire r = {};
+	u64 now = T0;
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_refire(&r, false, now));
+	for (i = 1; i < CMN_HNF_STUCK_FLAGS; i++) {
+		now += 2000;
+		KUNIT_ASSERT_FALSE_MSG(test, cmn_hnf_refire(&r, false, now),
+				       "stuck after %u quick raises", i);
+	}
+	now += 2000;
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_refire(&r, false, now));
+	for (i = 0; i < 1000; i++) {
+		now += 2000;
+		KUNIT_ASSERT_TRUE_MSG(test, cmn_hnf_refire(&r, false, now),
+				      "not stuck any more after %u more raises", i + 1);
+	}
+}
+
+/* An explained raise starts the count again, quick or not */
 static void cmn_hnf_test_irq_explained_resets(struct kunit *test)
 {
-	struct cmn_hnf_storm st = {};
-	unsigned int i;
+	struct cmn_hnf_refire r = {};
+	u64 now = T0;
+	unsigned int i, k;
 
+	for (k = 0; k < 10; k++) {
+		for (i = 0; i < CMN_HNF_STUCK_FLAGS - 1; i++) {
+			now += 1000;
+			KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, false, now));
+		}
+		now += 1000;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, true, now));
+	}
+	/* after the last explained one, exactly CMN_HNF_STUCK_FLAGS again */
+	for (i = 1; i < CMN_HNF_STUCK_FLAGS; i++) {
+		now += 1000;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, false, now));
+	}
+	now += 1000;
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_refire(&r, false, now));
+	/* explained raises never make it stuck */
+	r = (struct cmn_hnf_refire) {};
 	for (i = 0; i < 1000; i++)
-		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, i % 50 == 49, 5));
-	/* explained every time: never */
-	for (i = 0; i < 1000; i++)
-		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, true, 5));
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, true, T0 + i));
 }
 
-/* Unexplained interrupts with pauses longer than the window never add up */
-static void cmn_hnf_test_irq_slow_unexplained(struct kunit *test)
+/*
+ * A raise CMN_HNF_REFIRE_NS or more after the clear before it is slow: it
+ * starts the count again. One just under is quick.
+ */
+static void cmn_hnf_test_irq_slow_resets(struct kunit *test)
 {
-	struct cmn_hnf_storm st = {};
-	unsigned long now = 0;
+	struct cmn_hnf_refire r = {};
+	u64 now = T0;
 	unsigned int i;
 
-	/* 63 within a window, then a pause longer than the window */
-	for (i = 0; i < 63; i++)
-		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now));
-	now += CMN_HNF_STORM_WINDOW_MS + 1;
-	for (i = 0; i < 63; i++)
-		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now + i));
-	/* one just over a window apart (after the last of those), for days */
-	now += 62;
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_refire(&r, false, now));
+	/* quick ones, each just under the limit after the clear before */
+	for (i = 1; i < CMN_HNF_STUCK_FLAGS; i++) {
+		now += CMN_HNF_REFIRE_NS - 1;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, false, now));
+	}
+	/* then one exactly at the limit: slow, the count starts again */
+	now += CMN_HNF_REFIRE_NS;
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_refire(&r, false, now));
+	for (i = 1; i < CMN_HNF_STUCK_FLAGS; i++) {
+		now += CMN_HNF_REFIRE_NS - 1;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, false, now));
+	}
+	now += CMN_HNF_REFIRE_NS - 1;
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_refire(&r, false, now));
+
+	/* unexplained raises a little over the limit apart, for a long time: never */
+	r = (struct cmn_hnf_refire) {};
+	now = T0;
 	for (i = 0; i < 10000; i++) {
-		now += CMN_HNF_STORM_WINDOW_MS + 1;
-		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now));
+		now += CMN_HNF_REFIRE_NS + 1;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, false, now));
 	}
-	/* the millisecond clock wrapping does not matter */
-	st.count = 0;
-	now = ULONG_MAX - 10;
-	for (i = 0; i < 63; i++)
-		KUNIT_ASSERT_FALSE(test, cmn_hnf_storm_note(&st, false, now + i));
-	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, now + 63));
+	/* nor the free-running cycle counter of a DTC nobody reads: minutes apart */
+	for (i = 0; i < 1000; i++) {
+		now += 274000 * MS;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, false, now));
+	}
 }
 
 /*
- * What the flags added stands once the unexplained run before an interrupt
- * ended: an explained interrupt, or the first of a new run.
+ * Time is measured from the last clear, explained or not: a slow raise,
+ * then quick ones, counts from the slow one's clear; quick after an
+ * explained one counts too.
  */
-static void cmn_hnf_test_irq_fresh(struct kunit *test)
+static void cmn_hnf_test_irq_clear_time(struct kunit *test)
 {
-	struct cmn_hnf_storm st = {};
+	struct cmn_hnf_refire r = {};
+	u64 now = T0;
 	unsigned int i;
 
-	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, true, 10));
-	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
-	/* the first unexplained one: the run before it (none) ended */
-	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false, 10));
-	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
-	for (i = 0; i < 10; i++) {
-		KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false, 11 + i));
-		KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_fresh(&st));
+	KUNIT_EXPECT_FALSE(test, cmn_hnf_refire(&r, true, now));
+	/* 500 us after the explained one: quick, unexplained: the first of the run */
+	for (i = 1; i < CMN_HNF_STUCK_FLAGS; i++) {
+		now += 500000;
+		KUNIT_ASSERT_FALSE(test, cmn_hnf_refire(&r, false, now));
 	}
-	/* a pause longer than the window: a new run */
-	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false,
-						    21 + CMN_HNF_STORM_WINDOW_MS));
-	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
-	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, false,
-						    22 + CMN_HNF_STORM_WINDOW_MS));
-	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_fresh(&st));
-	KUNIT_EXPECT_FALSE(test, cmn_hnf_storm_note(&st, true, 2000));
-	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_fresh(&st));
-}
-
-/*
- * A stuck flag on a slow CPU: the run takes far longer than the window,
- * but no pause is longer than it: detected on the 64th all the same.
- */
-static void cmn_hnf_test_irq_slow_storm(struct kunit *test)
-{
-	struct cmn_hnf_storm st = {};
-	unsigned long now = 5000;
-	unsigned int i;
-
-	for (i = 1; i < 64; i++) {
-		now += CMN_HNF_STORM_WINDOW_MS / 2;
-		KUNIT_ASSERT_FALSE_MSG(test, cmn_hnf_storm_note(&st, false, now),
-				       "interrupt %u", i);
-		KUNIT_ASSERT_FALSE(test, i > 1 && cmn_hnf_storm_fresh(&st));
-	}
-	KUNIT_EXPECT_TRUE(test, cmn_hnf_storm_note(&st, false, now + 1));
+	now += 500000;
+	KUNIT_EXPECT_TRUE(test, cmn_hnf_refire(&r, false, now));
+	KUNIT_EXPECT_EQ(test, r.cleared, now);
 }
 
 static struct kunit_case cmn_hnf_irq_cases[] = {
-	KUNIT_CASE(cmn_hnf_test_irq_storm_detected),
+	KUNIT_CASE(cmn_hnf_test_irq_constants),
+	KUNIT_CASE(cmn_hnf_test_irq_stuck_exactly),
 	KUNIT_CASE(cmn_hnf_test_irq_explained_resets),
-	KUNIT_CASE(cmn_hnf_test_irq_slow_unexplained),
-	KUNIT_CASE(cmn_hnf_test_irq_fresh),
-	KUNIT_CASE(cmn_hnf_test_irq_slow_storm),
+	KUNIT_CASE(cmn_hnf_test_irq_slow_resets),
+	KUNIT_CASE(cmn_hnf_test_irq_clear_time),
 	{}
 };
 

@@ -56,6 +56,49 @@ static void cmn_hnf_test_nodeid_examples(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nid.dev, 0);
 }
 
+/*
+ * The coordinate width decides which XP an id names: with 2 bits (meshes
+ * up to 4x4) id 0x28 is XP (1,1), with 3 bits it is XP (0,5). An HN-F on
+ * XP (4,0) of a 5x1 mesh (3 bits) has id 0x100, which 2 bits would read as
+ * XP (0,0) with X out of range; on a 2x2 mesh (2 bits, where upstream
+ * 6.12's bit length of (X-1 | Y-1) would give 1) XP (1,0) port 0 device 0
+ * is 0x20, which 1 bit would read as (0,0).
+ */
+static void cmn_hnf_test_nodeid_width(struct kunit *test)
+{
+	struct cmn_hnf_nid nid;
+
+	nid = cmn_hnf_decode_nodeid(0x28, 2);
+	KUNIT_EXPECT_EQ(test, nid.x, 1);
+	KUNIT_EXPECT_EQ(test, nid.y, 1);
+	nid = cmn_hnf_decode_nodeid(0x28, 3);
+	KUNIT_EXPECT_EQ(test, nid.x, 0);
+	KUNIT_EXPECT_EQ(test, nid.y, 5);
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_coord_bits(5, 1), 3U);
+	nid = (struct cmn_hnf_nid) { .x = 4, .y = 0, .port = 1, .dev = 1 };
+	KUNIT_EXPECT_EQ(test, cmn_hnf_encode_nodeid(nid, 3), 0x105);
+	nid = cmn_hnf_decode_nodeid(0x105, 3);
+	KUNIT_EXPECT_EQ(test, nid.x, 4);
+	KUNIT_EXPECT_EQ(test, nid.y, 0);
+	KUNIT_EXPECT_EQ(test, nid.port, 1);
+	KUNIT_EXPECT_EQ(test, nid.dev, 1);
+
+	KUNIT_EXPECT_EQ(test, cmn_hnf_coord_bits(2, 2), 2U);
+	nid = (struct cmn_hnf_nid) { .x = 1, .y = 0 };
+	KUNIT_EXPECT_EQ(test, cmn_hnf_encode_nodeid(nid, 2), 0x20);
+	nid = cmn_hnf_decode_nodeid(0x20, 2);
+	KUNIT_EXPECT_EQ(test, nid.x, 1);
+	KUNIT_EXPECT_EQ(test, nid.y, 0);
+	/* port and device do not depend on the width */
+	nid = cmn_hnf_decode_nodeid(0x7, 2);
+	KUNIT_EXPECT_EQ(test, nid.port, 1);
+	KUNIT_EXPECT_EQ(test, nid.dev, 3);
+	nid = cmn_hnf_decode_nodeid(0x7, 3);
+	KUNIT_EXPECT_EQ(test, nid.port, 1);
+	KUNIT_EXPECT_EQ(test, nid.dev, 3);
+}
+
 /* One XP position of one mesh: the formula, the inverse, no id twice */
 static void check_position(struct kunit *test, unsigned long *seen, unsigned int b,
 			   struct cmn_hnf_nid nid)
@@ -110,6 +153,7 @@ static void cmn_hnf_test_nodeid_round_trip(struct kunit *test)
 static struct kunit_case cmn_hnf_nodeid_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_nodeid_coord_bits),
 	KUNIT_CASE(cmn_hnf_test_nodeid_examples),
+	KUNIT_CASE(cmn_hnf_test_nodeid_width),
 	KUNIT_CASE(cmn_hnf_test_nodeid_round_trip),
 	{}
 };

@@ -76,32 +76,6 @@ static inline void cmn_hnf_irq_clear_affinity(unsigned int irq)
 #endif
 }
 
-/*
- * IRQF_NO_AUTOEN (5.11): request a line that stays off until enable_irq().
- * Before, the same is had by marking the line IRQ_NOAUTOEN for the
- * request. That mark belongs to the line, not to the request: it outlives
- * our free_irq(), and the next driver to request the line (arm-cmn after
- * an rmmod) would get it never started, its handler never called. The
- * request reads it once, so clear it again right after.
- */
-static inline int cmn_hnf_request_irq_off(struct device *dev, unsigned int irq,
-					  irq_handler_t handler,
-					  unsigned long flags, const char *name,
-					  void *data)
-{
-#if CMN_HNF_KERNEL_GE(5, 11, 0)
-	return devm_request_irq(dev, irq, handler, flags | IRQF_NO_AUTOEN,
-				name, data);
-#else
-	int ret;
-
-	irq_set_status_flags(irq, IRQ_NOAUTOEN);
-	ret = devm_request_irq(dev, irq, handler, flags, name, data);
-	irq_clear_status_flags(irq, IRQ_NOAUTOEN);
-	return ret;
-#endif
-}
-
 /* struct pmu.parent (6.5): the PMU's sysfs device sits under the mesh's */
 static inline void cmn_hnf_pmu_set_parent(struct pmu *pmu, struct device *dev)
 {

@@ -29,19 +29,10 @@
 #define CMN_CHILD_PTR_EXTERNAL		BIT_ULL(31)
 
 /* node_info type codes */
-#define CMN_TYPE_DVM			0x0001
 #define CMN_TYPE_CFG			0x0002
 #define CMN_TYPE_DTC			0x0003
-#define CMN_TYPE_HNI			0x0004
 #define CMN_TYPE_HNF			0x0005
 #define CMN_TYPE_XP			0x0006
-#define CMN_TYPE_SBSX			0x0007
-#define CMN_TYPE_RNI			0x000a
-#define CMN_TYPE_RND			0x000d
-#define CMN_TYPE_RNSAM			0x000f
-#define CMN_TYPE_CXRA			0x0100
-#define CMN_TYPE_CXHA			0x0101
-#define CMN_TYPE_CXLA			0x0102
 
 /* CFG (root) node: identification */
 #define CMN_CFG_PERIPH_ID_01		0x0008
@@ -62,11 +53,6 @@
 #define CMN600_REV_R3P0			5
 #define CMN600_REV_R3P1			6
 
-/* XP: what is connected to each device port */
-#define CMN_MXP_PORT_CONNECT_INFO(p)	(0x0008 + 0x8 * (p))
-#define CMN_MXP_PORT_CONNECT_INFO_TYPE	GENMASK_ULL(4, 0)
-#define CMN_MXP_PORTS			2
-
 /* HN-F: por_hnf_pmu_event_sel, in the PMU page */
 #define CMN_HNF_PMU_EVENT_SEL		(CMN_PMU_OFFSET + 0x0000)
 #define CMN_HNF_PMU_EVENT0_ID		GENMASK_ULL(4, 0)
@@ -76,16 +62,10 @@
 #define CMN_HNF_PMU_OCCUP1_ID		GENMASK_ULL(34, 32)
 
 /* XP DTM (debug/trace monitor), in the XP's PMU page */
-#define CMN_DTM_CONTROL			(CMN_PMU_OFFSET + 0x0100)
-#define CMN_DTM_CONTROL_DTM_ENABLE	BIT_ULL(0)
-
 #define CMN_DTM_PMU_CONFIG		(CMN_PMU_OFFSET + 0x0210)
 #define CMN_DTM_PMU_CONFIG_PMU_EN	BIT_ULL(0)
-#define CMN_DTM_PMU_CONFIG_CNT01_COMB	BIT_ULL(1)
-#define CMN_DTM_PMU_CONFIG_CNT23_COMB	BIT_ULL(2)
 #define CMN_DTM_PMU_CONFIG_ALL_COMB	BIT_ULL(3)
 #define CMN_DTM_PMU_CONFIG_PAIRED	GENMASK_ULL(7, 4)
-#define CMN_DTM_PMU_CONFIG_CNTR_RST	BIT_ULL(8)
 /* counter n's global counter number: a 3-bit field at 16 + 4n */
 #define CMN_DTM_PMU_CONFIG_GLOBAL_NUM0	GENMASK_ULL(18, 16)
 #define CMN_DTM_PMU_CONFIG_GLOBAL_NUM_STRIDE	4
@@ -95,12 +75,9 @@
 
 /* Four 16-bit local counters in one 64-bit register, counter n at 16n */
 #define CMN_DTM_PMEVCNT			(CMN_PMU_OFFSET + 0x0220)
-#define CMN_DTM_PMEVCNTSR		(CMN_PMU_OFFSET + 0x0240)
 #define CMN_DTM_PMEVCNT_WIDTH		16
 
 /* DTM input select values */
-#define CMN_DTM_INPUT_WP(n)		(0x00 + (n))
-#define CMN_DTM_INPUT_XP_EVENT(n)	(0x04 + (n))
 #define CMN_DTM_INPUT_DEVICE_BASE	0x10
 #define CMN_DTM_INPUT_PORT_STRIDE	0x10
 #define CMN_DTM_INPUT_DEV_STRIDE	0x04
@@ -115,7 +92,6 @@
  * 16-byte stride: A,B at 0x2000, C,D at 0x2010, E,F at 0x2020, G,H at 0x2030.
  */
 #define CMN_DT_PMEVCNT_PAIR(p)		(CMN_PMU_OFFSET + 0x10 * (p))
-#define CMN_DT_PMEVCNT_ODD		0x4	/* the odd counter of a pair */
 /* The pair register read whole: the even counter low, the odd one high */
 #define CMN_DT_PMEVCNT_PAIR_EVEN	GENMASK_ULL(31, 0)
 #define CMN_DT_PMEVCNT_PAIR_ODD		GENMASK_ULL(63, 32)
@@ -125,8 +101,6 @@
 
 #define CMN_DT_PMCR			(CMN_PMU_OFFSET + 0x0100)
 #define CMN_DT_PMCR_PMU_EN		BIT_ULL(0)
-#define CMN_DT_PMCR_CNTCFG		GENMASK_ULL(4, 1)
-#define CMN_DT_PMCR_CNTR_RST		BIT_ULL(5)
 #define CMN_DT_PMCR_OVFL_INTR_EN	BIT_ULL(6)
 
 /* Overflow status and its write-one-to-clear twin: bit 8 is the cycle counter */
@@ -134,10 +108,5 @@
 #define CMN_DT_PMOVSR_CLR		(CMN_PMU_OFFSET + 0x0120)
 #define CMN_DT_PMOVSR_EVCNT		GENMASK_ULL(7, 0)
 #define CMN_DT_PMOVSR_CYCLES		BIT_ULL(8)
-
-/* Snapshot status and request */
-#define CMN_DT_PMSSR			(CMN_PMU_OFFSET + 0x0128)
-#define CMN_DT_PMSRR			(CMN_PMU_OFFSET + 0x0130)
-#define CMN_DT_PMSRR_SS_REQ		BIT_ULL(0)
 
 #endif /* ARM_CMN_HNF_REGS_H */

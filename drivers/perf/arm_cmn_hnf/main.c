@@ -27,12 +27,12 @@
 #include <linux/of_device.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
-#include <linux/sizes.h>
 
 #include <arm_cmn_hnf/compat.h>
 
 #include "hnf.h"
 
+#define CMN_HNF_PMU_PREFIX	"arm_cmn_hnf_"
 /* The stock driver, which binds the same firmware nodes */
 #define CMN_HNF_UPSTREAM_DRV	"arm-cmn"
 
@@ -97,11 +97,13 @@ static int cmn_hnf_map_of(struct platform_device *pdev, struct cmn_hnf *cmn)
 	return 0;
 }
 
-#ifdef CONFIG_ACPI
 static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
 {
-	const char *uid = acpi_device_uid(ACPI_COMPANION(dev));
+	const char *uid = NULL;
 
+#ifdef CONFIG_ACPI
+	uid = acpi_device_uid(ACPI_COMPANION(dev));
+#endif
 	*id = 0;
 	if (uid && kstrtouint(uid, 0, id)) {
 		dev_err(dev, "ACPI: _UID \"%s\" is not a number\n", uid);
@@ -109,13 +111,6 @@ static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
 	}
 	return 0;
 }
-#else
-static int cmn_hnf_acpi_id(struct device *dev, unsigned int *id)
-{
-	*id = 0;
-	return 0;
-}
-#endif
 
 /* DT: the index of this node among the arm,cmn-600 nodes by address */
 static int cmn_hnf_of_id(struct device *dev, unsigned int *id)
@@ -167,7 +162,6 @@ static int cmn_hnf_claim_name(struct platform_device *pdev,
 			cmn->name);
 		return -EBUSY;
 	}
-	cmn->id = id;
 	return devm_add_action_or_reset(dev, cmn_hnf_free_id,
 					(void *)(unsigned long)id);
 }
@@ -181,21 +175,19 @@ static void cmn_hnf_irq_unhint(void *data)
 }
 
 /*
- * Every DTC's interrupt, one handler per distinct line (several DTCs may
- * share one). The lines stay off (IRQF_NO_AUTOEN) until the hardware is in
- * a known state: whatever a previous owner left in the overflow status must
- * not reach the handler.
+ * Every DTC's interrupt line, once per distinct line (several DTCs may
+ * share one). Only found here: nothing is requested before the hardware
+ * is quiet, and nothing touches the hardware before all of them are known
+ * (a deferral or a missing line leaves it as it was).
  */
-static int cmn_hnf_setup_irqs(struct platform_device *pdev,
-			      struct cmn_hnf *cmn)
+static int cmn_hnf_find_irqs(struct platform_device *pdev, struct cmn_hnf *cmn)
 {
 	struct device *dev = &pdev->dev;
 	unsigned int d, i;
-	int irq, ret;
+	int irq;
 
 	for (d = 0; d < cmn->topo->num_dtcs; d++) {
 		irq = platform_get_irq_optional(pdev, d);
-		/* listed, but its controller has no irq domain (yet) */
 		if (irq == -EPROBE_DEFER)
 			return dev_err_probe(dev, irq,
 					     "interrupt for DTC%u: waiting for its interrupt controller\n",
@@ -204,97 +196,56 @@ static int cmn_hnf_setup_irqs(struct platform_device *pdev,
 			return dev_err_probe(dev, irq,
 					     "no interrupt for DTC%u: firmware lists %u for the mesh's %u DTCs\n",
 					     d, d, cmn->topo->num_dtcs);
-		for (i = 0; i < cmn->num_irqs; i++)
-			if (cmn->irqs[i].irq == irq)
-				break;
+		for (i = 0; i < cmn->num_irqs && cmn->irqs[i].irq != irq; i++)
+			;
 		if (i == cmn->num_irqs) {
 			cmn->irqs[i].cmn = cmn;
 			cmn->irqs[i].irq = irq;
 			cmn->num_irqs++;
 		}
-		cmn->irqs[i].dtc_mask |= BIT(d);
+		cmn->irqs[i].dtcs |= BIT(d);
 	}
+	return 0;
+}
+
+static int cmn_hnf_request_irqs(struct device *dev, struct cmn_hnf *cmn)
+{
+	unsigned int i;
+	int ret;
 
 	for (i = 0; i < cmn->num_irqs; i++) {
-		irq = cmn->irqs[i].irq;
-		ret = cmn_hnf_request_irq_off(dev, irq, cmn_hnf_irq_handler,
-					      IRQF_NOBALANCING | IRQF_NO_THREAD,
-					      cmn->name, &cmn->irqs[i]);
+		ret = devm_request_irq(dev, cmn->irqs[i].irq, cmn_hnf_irq_handler,
+				       IRQF_NOBALANCING | IRQF_NO_THREAD, cmn->name,
+				       &cmn->irqs[i]);
 		if (ret)
 			return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
-					     irq);
-		/* devres runs this before the free_irq() of the line */
-		ret = devm_add_action_or_reset(dev, cmn_hnf_irq_unhint,
-					       &cmn->irqs[i]);
+					     cmn->irqs[i].irq);
+		/* devres runs this before the line's free_irq() */
+		ret = devm_add_action_or_reset(dev, cmn_hnf_irq_unhint, &cmn->irqs[i]);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-/* Interrupts off, timer stopped, hardware as before probe (if it was set up) */
-static void cmn_hnf_quiesce(struct cmn_hnf *cmn)
+static void cmn_hnf_quiesce(void *data)
 {
-	unsigned int i;
+	struct cmn_hnf *cmn = data;
 
-	if (!cmn->hw_ready)
-		return;
-	for (i = 0; i < cmn->num_irqs; i++)
-		disable_irq(cmn->irqs[i].irq);
 	hrtimer_cancel(&cmn->poll);
 	cmn_hnf_hw_quiesce(cmn);
 }
 
-static void cmn_hnf_quiesce_action(void *data)
-{
-	cmn_hnf_quiesce(data);
-}
-
 /*
  * Remove: the PMU goes first, then the hotplug instance. No event can be
- * open here (each holds a module reference and the driver cannot be
- * unbound), and with .registered cleared under the hotplug lock no hotplug
- * callback migrates a PMU that is being unregistered.
+ * open (each holds a module reference, and the driver cannot be unbound).
  */
 static void cmn_hnf_unpublish(void *data)
 {
 	struct cmn_hnf *cmn = data;
 
-	cpus_read_lock();
-	cmn->registered = false;
-	cpus_read_unlock();
 	perf_pmu_unregister(&cmn->pmu);
-	cpuhp_state_remove_instance_nocalls(cmn_hnf_cpuhp_state,
-					    &cmn->cpuhp_node);
-}
-
-/*
- * The DTM-local counters exist on the XPs holding an HN-F only (a LOCAL
- * event counts on its HN-F's own XP): two entries each, sized to the mesh
- * found rather than to the largest one, which on small meshes is most of
- * the driver's memory. The plan of group reads (cmn->plan_idx, one byte
- * per counter) follows them in the same allocation.
- */
-static int cmn_hnf_alloc_locals(struct cmn_hnf *cmn)
-{
-	const struct cmn_hnf_topology *topo = cmn->topo;
-	unsigned int h, xp, n = 0;
-
-	memset(cmn->xp_local, 0xff, sizeof(cmn->xp_local));
-	for (h = 0; h < topo->num_hnfs; h++) {
-		xp = topo->hnf[h].xp;
-		if (cmn->xp_local[xp] == 0xff) {
-			cmn->xp_local[xp] = n;
-			n += 2;
-		}
-	}
-	cmn->nr_local = n;
-	cmn->local = devm_kzalloc(cmn->dev, n * sizeof(*cmn->local) +
-				  CMN_HNF_GROUP_MEMBERS(n), GFP_KERNEL);
-	if (!cmn->local)
-		return -ENOMEM;
-	cmn->plan_idx = (u8 *)(cmn->local + n);
-	return 0;
+	cpuhp_state_remove_instance_nocalls(cmn_hnf_cpuhp_state, &cmn->cpuhp_node);
 }
 
 static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
@@ -307,79 +258,56 @@ static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
 		return -ENOMEM;
 	ret = cmn_hnf_discover(cmn_hnf_hw_read64, cmn, cmn->size, cmn->root,
 			       cmn->topo, why, sizeof(why));
-	if (ret == -ENOMEM)
-		return ret;
 	if (ret) {
-		dev_err(cmn->dev, "unusable CMN-600 configuration tree: %s\n",
-			why);
-		return -ENODEV;
+		dev_err(cmn->dev, "unusable CMN-600 configuration tree: %s\n", why);
+		return ret;
 	}
-	return cmn_hnf_alloc_locals(cmn);
+	cmn->local = devm_kcalloc(cmn->dev, cmn->topo->num_xps, sizeof(*cmn->local),
+				  GFP_KERNEL);
+	return cmn->local ? 0 : -ENOMEM;
 }
 
 /*
  * Publish the PMU on a CPU of the mesh's node. The hotplug instance comes
- * first (cpuhp_state_add_instance_nocalls_cpuslocked() is not exported to
- * modules), then the CPU is chosen under the hotplug lock: from then on
- * any CPU going away is seen by the hotplug callbacks, so the choice can
- * never go stale. Registration comes last, still under the lock, so that a
- * callback never sees a registered PMU without its CPU and interrupts set.
+ * first (its _cpuslocked variant is not exported to modules); the CPU is
+ * then chosen, the lines routed to it and the PMU registered under the
+ * hotplug lock, so no CPU can go away meanwhile unseen.
  */
 static int cmn_hnf_publish(struct cmn_hnf *cmn)
 {
 	struct device *dev = cmn->dev;
-	const char *what;
 	unsigned int i;
 	int ret;
 
-	ret = cpuhp_state_add_instance_nocalls(cmn_hnf_cpuhp_state,
-					       &cmn->cpuhp_node);
+	ret = cpuhp_state_add_instance_nocalls(cmn_hnf_cpuhp_state, &cmn->cpuhp_node);
 	if (ret)
 		return dev_err_probe(dev, ret, "cannot follow CPU hotplug\n");
-
 	cpus_read_lock();
 	cmn->cpu = cpumask_local_spread(0, dev_to_node(dev));
-	what = "cannot route the interrupts to the PMU's CPU";
-	ret = cmn_hnf_route_irqs(cmn, cmn->cpu);
-	if (!ret) {
-		/* Nothing but the registration can fail from here on */
-		cmn_hnf_hw_init(cmn);
-		cmn->hw_ready = true;
-		for (i = 0; i < cmn->num_irqs; i++)
-			enable_irq(cmn->irqs[i].irq);
-		what = "cannot register the PMU";
+	for (i = 0, ret = 0; i < cmn->num_irqs && !ret; i++)
+		ret = cmn_hnf_irq_set_affinity(cmn->irqs[i].irq, cmn->cpu);
+	if (!ret)
 		ret = perf_pmu_register(&cmn->pmu, cmn->name, -1);
-		cmn->registered = !ret;
-	}
 	cpus_read_unlock();
 	if (ret) {
-		/* unregistered: a hotplug callback meanwhile only moves the lines */
-		cpuhp_state_remove_instance_nocalls(cmn_hnf_cpuhp_state,
-						    &cmn->cpuhp_node);
-		return dev_err_probe(dev, ret, "%s %s\n", what, cmn->name);
+		cpuhp_state_remove_instance_nocalls(cmn_hnf_cpuhp_state, &cmn->cpuhp_node);
+		return dev_err_probe(dev, ret, "cannot route the interrupts or register %s\n",
+				     cmn->name);
 	}
 	return devm_add_action_or_reset(dev, cmn_hnf_unpublish, cmn);
 }
 
 /*
- * devm_kzalloc() puts its header, ARCH_DMA_MINALIGN (128 on arm64) bytes,
- * in front of the structure; past 8 KiB, kmalloc takes whole pages, 16 or
- * 32 KiB. Whatever grows with the mesh is allocated for the mesh found.
- */
-static_assert(sizeof(struct cmn_hnf) + 128 <= SZ_8K);
-
-/*
  * Everything that can fail or defer (mapping, discovery, name, interrupts,
- * memory) comes before the hardware is touched; the devm actions undo probe
- * in reverse: PMU and hotplug instance, then interrupts off and hardware
- * quiesced, then the lines, the name and the mapping are released. There
- * is no .remove.
+ * memory) comes before the hardware is touched. The hardware is made quiet
+ * before the lines are requested. devres undoes probe in reverse: PMU and
+ * hotplug instance, lines, hardware quiet.
  */
 static int cmn_hnf_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
-	struct cmn_hnf *cmn;
 	const struct cmn_hnf_topology *topo;
+	struct cmn_hnf *cmn;
 	int ret;
 
 	cmn = devm_kzalloc(dev, sizeof(*cmn), GFP_KERNEL);
@@ -388,31 +316,26 @@ static int cmn_hnf_probe(struct platform_device *pdev)
 	cmn->dev = dev;
 	platform_set_drvdata(pdev, cmn);
 
-	if (has_acpi_companion(dev))
-		ret = cmn_hnf_map_acpi(pdev, cmn);
-	else
-		ret = cmn_hnf_map_of(pdev, cmn);
-	if (ret)
-		return ret;
-
-	ret = cmn_hnf_discover_mesh(cmn);
+	ret = has_acpi_companion(dev) ? cmn_hnf_map_acpi(pdev, cmn) :
+					cmn_hnf_map_of(pdev, cmn);
+	if (!ret)
+		ret = cmn_hnf_discover_mesh(cmn);
+	if (!ret)
+		ret = cmn_hnf_claim_name(pdev, cmn);
+	if (!ret)
+		ret = cmn_hnf_find_irqs(pdev, cmn);
 	if (ret)
 		return ret;
 	topo = cmn->topo;
-
-	ret = cmn_hnf_claim_name(pdev, cmn);
-	if (ret)
-		return ret;
-	ret = cmn_hnf_setup_irqs(pdev, cmn);
-	if (ret)
-		return ret;
 	cmn_hnf_pmu_init(cmn);
-	/* Before the hardware is touched; it does nothing until then */
-	ret = devm_add_action(dev, cmn_hnf_quiesce_action, cmn);
+
+	ret = devm_add_action(dev, cmn_hnf_quiesce, cmn);
 	if (ret)
 		return ret;
-
-	ret = cmn_hnf_publish(cmn);
+	cmn_hnf_hw_init(cmn);
+	ret = cmn_hnf_request_irqs(dev, cmn);
+	if (!ret)
+		ret = cmn_hnf_publish(cmn);
 	if (ret)
 		return ret;
 
@@ -429,7 +352,7 @@ static void cmn_hnf_shutdown(struct platform_device *pdev)
 	struct cmn_hnf *cmn = platform_get_drvdata(pdev);
 
 	if (cmn)
-		cmn_hnf_quiesce(cmn);
+		cmn_hnf_stop_all(cmn);
 }
 
 static const struct of_device_id cmn_hnf_of_match[] = {
@@ -496,13 +419,11 @@ static int __init cmn_hnf_init(void)
 	}
 
 	bus_for_each_dev(&platform_bus_type, NULL, NULL, cmn_hnf_check_owner);
-	cmn_hnf_hw_debugfs_init();
 	return 0;
 }
 
 static void __exit cmn_hnf_exit(void)
 {
-	cmn_hnf_hw_debugfs_exit();
 	platform_driver_unregister(&cmn_hnf_driver);
 	cpuhp_remove_multi_state(cmn_hnf_cpuhp_state);
 	ida_destroy(&cmn_hnf_ida);
@@ -512,5 +433,5 @@ module_init(cmn_hnf_init);
 module_exit(cmn_hnf_exit);
 
 MODULE_DESCRIPTION("Arm CMN-600 HN-F PMU (system level cache, snoop filter, memory requests)");
-MODULE_AUTHOR("arm_cmn_hnf developers");
+MODULE_AUTHOR("The arm_cmn_hnf project");
 MODULE_LICENSE("GPL");

@@ -220,8 +220,8 @@ static ssize_t hnfs_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
 	const struct cmn_hnf_topology *topo = cmn_hnf_from_dev(dev)->topo;
-	const struct cmn_hnf_node_desc *hnf;
-	const struct cmn_hnf_xp_desc *xp;
+	const struct cmn_hnf_node *hnf;
+	const struct cmn_hnf_xp *xp;
 	unsigned int i;
 	int len;
 

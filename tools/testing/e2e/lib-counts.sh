@@ -237,9 +237,10 @@ lc_perf_step() {
 			> "$__out.stdout" 2>&1
 		return
 	fi
+	# LC_STEP_SCRIPT: a shell script to run under perf instead of one step
 	# shellcheck disable=SC2086
-	perf stat -x, -a -o "$__out" $__args -- sh -c "echo $__n > $LC_M/step" \
-		> "$__out.stdout" 2>&1
+	perf stat -x, -a -o "$__out" $__args -- \
+		sh -c "${LC_STEP_SCRIPT:-echo $__n > $LC_M/step}" > "$__out.stdout" 2>&1
 }
 
 # lc_counts OUT: one "count unit pct" line per counted event line of a

@@ -9,8 +9,10 @@
 #  2. build the driver and kunit/arm_cmn_hnf_kunit.ko against that kernel
 #  3. busybox initramfs with guest-init.sh as /init; boot qemu-system-aarch64
 #  4. parse each suite's KTAP (from debugfs) with the kernel's kunit.py parse
-#  5. fail on a failed/crashed case, a kernel warning/oops/KASAN/lockdep
-#     report, a kmemleak report, a load/unload failure or a timeout
+#  5. fail on a failed/crashed case, a suite, case or parameter missing from
+#     the run or from the manifest (kunit/manifest, see results.py), a
+#     kernel warning/oops/KASAN/lockdep report, a kmemleak report, a
+#     load/unload failure or a timeout
 #
 # Environment: KUNIT_KERNEL (6.12, the default, or 7.2), KUNIT_TIMEOUT (s,
 # default 1200), JOBS.
@@ -113,6 +115,7 @@ mapfile -t suites < <(sed -n 's/^=== CMN-KUNIT SUITE //p' "$L")
 if [ ${#suites[@]} -eq 0 ]; then
 	fail suites "no KUnit suite appeared after loading the modules"
 fi
+jsons=()
 for s in "${suites[@]}"; do
 	sed -n "/^=== CMN-KUNIT SUITE $s\$/,/^=== CMN-KUNIT END-SUITE $s\$/p" "$L" |
 		sed '1d;$d' >"$W/$s.ktap"
@@ -125,8 +128,11 @@ for s in "${suites[@]}"; do
 		fail "$s" "kunit.py parse produced no result"
 		continue
 	fi
-	python3 "$HERE/results.py" "$W/$s.json" "$STAGE" || rc=1
+	jsons+=("$W/$s.json")
 done
+# one line per case, held to the manifest: a case or suite that is listed
+# and did not run, or ran and is not listed, fails
+python3 "$HERE/results.py" --manifest "$REPO/kunit/manifest" "$STAGE" "${jsons[@]}" || rc=1
 
 # ---- kernel log: anything the debug options reported while our code ran
 after_start() { sed -n '/^=== CMN-KUNIT START$/,$p' "$L"; }

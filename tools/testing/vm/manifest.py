@@ -166,6 +166,8 @@ def mesh_facts(i, m, kernel, aliases):
         nodes=len(m["nodes"]), hnfs=len(hnf), dtcs=len(dtc),
         hnf_xps=len(per_xp), hnf_xp_max=max(per_xp.values(), default=0),
         hnf_xp_min=min(per_xp.values(), default=0),
+        hnfs_shared=sum(v for v in per_xp.values() if v > 1),
+        hnfs_alone=sum(1 for v in per_xp.values() if v == 1),
         dtc_hnfs=sum(1 for n in hnf if dtc_lid.get((n["x"], n["y"]), 0) > 0),
         dev23=sum(1 for n in hnf if n["d"] >= 2),
         armcmn_bits=ab, armcmn_misplaced=misplaced,

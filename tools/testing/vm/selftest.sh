@@ -7,8 +7,9 @@
 # line), an announced message must not, a script whose result count differs
 # from its manifest must fail, a SKIP must pass only where the manifest
 # allows it, kmemleak reports must fail, manifest expressions must be
-# evaluated over the mesh facts and nothing else, and make check's single
-# pool of e2e boots (e2e.sh E2E_PLAN) must boot what its stages would.
+# evaluated over the mesh facts and nothing else, make check's single
+# pool of e2e boots (e2e.sh E2E_PLAN) must boot what its stages would, and
+# the KUnit results must be held to the KUnit manifest (kunit/manifest).
 #
 # Result lines "PASS: harness/<name>" / "FAIL: harness/<name>: <why>" on
 # stdout (make check stage "harness"). Exit status 0 only if all passed.
@@ -235,6 +236,58 @@ if [ "$(echo "$out" | grep -c '^PASS: pre/kmemleak$')" = 1 ] &&
 else
 	bad kmemleak "$(echo "$out" | tr '\n' '|')"
 fi
+# ---- KUnit results held to the manifest (tools/testing/kunit/results.py) ----
+kres() { python3 "$TESTING/kunit/results.py" --manifest "$T/km" kunit "$@"; }
+kjson() { # FILE SUITE CASES-JSON PARAM-GROUPS-JSON
+	printf '{"name": "KUnit Test Group", "test_cases": [], "sub_groups": [{"name": "%s", "test_cases": [%s], "sub_groups": [%s]}]}\n' \
+		"$2" "$3" "$4" > "$1"
+}
+printf '# planted\ns1\n\ta\n\tb\n\tp\n\t\tx 1\n\t\ty\ns2\n\tc\n' > "$T/km"
+kjson "$T/s1.json" s1 '{"name": "a", "status": "PASS"}, {"name": "b", "status": "PASS"}' \
+	'{"name": "p", "sub_groups": [], "test_cases": [{"name": "x 1", "status": "PASS"}, {"name": "y", "status": "SKIP"}]}'
+kjson "$T/s2.json" s2 '{"name": "c", "status": "PASS"}' ''
+if out=$(kres "$T/s1.json" "$T/s2.json") &&
+   [ "$(echo "$out" | grep -c '^PASS: kunit/s[12]\.[abcp]$')" = 4 ] &&
+   [ "$(echo "$out" | grep -c '^FAIL')" = 0 ]; then
+	ok kunit-manifest/all
+else
+	bad kunit-manifest/all "$(echo "$out" | tr '\n' '|')"
+fi
+kjson "$T/s1b.json" s1 '{"name": "a", "status": "PASS"}, {"name": "z", "status": "PASS"}' \
+	'{"name": "p", "sub_groups": [], "test_cases": [{"name": "x 1", "status": "PASS"}, {"name": "w", "status": "PASS"}]}'
+out=$(kres "$T/s1b.json") || true
+if echo "$out" | grep -qx 'FAIL: kunit/s1.b: did not run' &&
+   echo "$out" | grep -qx 'FAIL: kunit/s1.z: not in the manifest' &&
+   echo "$out" | grep -q "^FAIL: kunit/s1.p: parameter 'y' did not run; parameter 'w' not in the manifest$" &&
+   echo "$out" | grep -qx 'FAIL: kunit/s2.c: did not run (no suite s2)' &&
+   echo "$out" | grep -qx 'PASS: kunit/s1.a' && ! kres "$T/s1b.json" > /dev/null; then
+	ok kunit-manifest/mismatch
+else
+	bad kunit-manifest/mismatch "$(echo "$out" | tr '\n' '|')"
+fi
+kjson "$T/s2b.json" s2 '{"name": "c", "status": "FAIL"}' ''
+out=$(kres "$T/s1.json" "$T/s2b.json" "$T/s2b.json") || true
+if echo "$out" | grep -qx 'FAIL: kunit/s2.c: FAIL; ran 2 times' && ! kres "$T/s1.json" "$T/s2b.json" > /dev/null; then
+	ok kunit-manifest/failed
+else
+	bad kunit-manifest/failed "$(echo "$out" | tr '\n' '|')"
+fi
+printf 's1\n\ta\n\ta\n' > "$T/km"
+out=$(kres "$T/s1.json") || true
+if echo "$out" | grep -q '^FAIL: kunit/manifest: .*twice'; then
+	ok kunit-manifest/malformed
+else
+	bad kunit-manifest/malformed "$(echo "$out" | tr '\n' '|')"
+fi
+# the project's own manifest reads (with no run, every case is missing)
+out=$(python3 "$TESTING/kunit/results.py" --manifest "$REPO/kunit/manifest" kunit) || true
+if ! echo "$out" | grep -q '^FAIL: kunit/manifest' &&
+   [ "$(echo "$out" | grep -c ': did not run (no suite ')" -gt 50 ]; then
+	ok kunit-manifest/project
+else
+	bad kunit-manifest/project "$(echo "$out" | head -3 | tr '\n' '|')"
+fi
+
 # ---- make check's single pool (e2e.sh E2E_PLAN, listed with E2E_LIST) ----
 # The pool must boot exactly what the stages boot one by one (MESH_SUBSET
 # per stage), the debug stages every script, and the fuzzer only on the
