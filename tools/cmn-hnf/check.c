@@ -330,50 +330,47 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 	return 0;
 }
 
-static bool has_cap(struct check_ctx *c, int cap)
-{
-	char path[CMN_PATH_LEN], *buf, *line;
-	unsigned long long eff;
-	bool ret = false;
-
-	(void)c;
-	buf = malloc(8192);
-	if (!buf)
-		return false;
-	cmn_proc_path(path, sizeof(path), "self/status");
-	if (cmn_read_file(path, buf, 8192) >= 0) {
-		line = strstr(buf, "CapEff:");
-		if (line) {
-			eff = strtoull(line + 7, NULL, 16);
-			ret = (eff >> cap) & 1;
-		}
-	}
-	free(buf);
-	return ret;
-}
-
 static void check_perms(struct check_ctx *c)
 {
+	bool perfmon = cmn_has_cap(CMN_CAP_PERFMON);
+	bool sysadmin = cmn_has_cap(CMN_CAP_SYS_ADMIN);
 	char path[CMN_PATH_LEN];
-	bool perfmon = has_cap(c, 38), sysadmin = has_cap(c, 21);
+	const char *has;
 	long para;
 
-	cmn_proc_path(path, sizeof(path), "sys/kernel/perf_event_paranoid");
-	if (cmn_read_long(path, &para)) {
+	if (cmn_read_paranoid(&para)) {
+		cmn_proc_path(path, sizeof(path), "sys/kernel/perf_event_paranoid");
 		say(c, V_FAIL, "%s missing: the kernel has no perf events (CONFIG_PERF_EVENTS)",
 		    path);
 		return;
 	}
-	if (perfmon || sysadmin)
-		say(c, V_OK, "perf_event_paranoid=%ld, but this process has %s",
-		    para, perfmon ? "CAP_PERFMON" : "CAP_SYS_ADMIN");
-	else if (para > 0)
-		say(c, V_FAIL,
-		    "perf_event_paranoid=%ld and no CAP_PERFMON: system-wide (uncore) counting is refused; fix: sysctl -w kernel.perf_event_paranoid=0, or run as root / with CAP_PERFMON",
+	has = sysadmin ? "CAP_SYS_ADMIN" : perfmon ? "CAP_PERFMON" : "neither CAP_PERFMON nor CAP_SYS_ADMIN";
+	switch (cmn_perm_needed(para)) {
+	case CMN_PERM_ANYONE:
+		say(c, V_OK, "perf_event_paranoid=%ld allows system-wide counting by any user",
 		    para);
-	else
-		say(c, V_OK, "perf_event_paranoid=%ld allows system-wide counting",
-		    para);
+		return;
+	case CMN_PERM_PERFMON:
+		if (perfmon || sysadmin)
+			say(c, V_OK,
+			    "perf_event_paranoid=%ld: system-wide counting needs CAP_PERFMON or CAP_SYS_ADMIN, and this process has %s",
+			    para, has);
+		else
+			say(c, V_FAIL,
+			    "perf_event_paranoid=%ld and this process has %s: system-wide (uncore) counting is refused; fix: %s",
+			    para, has, cmn_perm_fix(para));
+		return;
+	default:
+		if (sysadmin)
+			say(c, V_OK,
+			    "perf_event_paranoid=%ld: only CAP_SYS_ADMIN may count, and this process has it",
+			    para);
+		else
+			say(c, V_FAIL,
+			    "perf_event_paranoid=%ld and this process has %s: system-wide (uncore) counting is refused; fix: %s",
+			    para, has, cmn_perm_fix(para));
+		return;
+	}
 }
 
 static void check_module(struct check_ctx *c, int npmu)

@@ -55,6 +55,27 @@ bool cmn_is_cmn600_modalias(const char *modalias);
 /* Seconds of CLOCK_REALTIME (the Unix epoch), for timestamps */
 double cmn_epoch_now(void);
 
+/*
+ * Who may open a system-wide (uncore) event at a perf_event_paranoid
+ * level (Documentation/arm_cmn_hnf.rst, "Who may count"): anyone at 0 and
+ * below; CAP_PERFMON or CAP_SYS_ADMIN at 1 and 2; only CAP_SYS_ADMIN at 3
+ * (Debian's patch and default) and 4 (Ubuntu's).
+ */
+enum cmn_perm { CMN_PERM_ANYONE, CMN_PERM_PERFMON, CMN_PERM_SYSADMIN };
+
+#define CMN_CAP_SYS_ADMIN	21
+#define CMN_CAP_PERFMON		38
+
+enum cmn_perm cmn_perm_needed(long paranoid);
+/* The level in <proc>/sys/kernel/perf_event_paranoid; -errno */
+int cmn_read_paranoid(long *paranoid);
+/* Whether capability @cap is in CapEff of <proc>/self/status */
+bool cmn_has_cap(int cap);
+/* True when this process may count system-wide at level @paranoid */
+bool cmn_perm_allows(long paranoid, bool perfmon, bool sysadmin);
+/* One sentence on what lets a user count at level @paranoid */
+const char *cmn_perm_fix(long paranoid);
+
 /* ---- json.c: the one JSON writer, and a parser ---- */
 
 #define CJ_MAX_DEPTH		32

@@ -177,3 +177,60 @@ double cmn_epoch_now(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+enum cmn_perm cmn_perm_needed(long paranoid)
+{
+	if (paranoid <= 0)
+		return CMN_PERM_ANYONE;
+	return paranoid <= 2 ? CMN_PERM_PERFMON : CMN_PERM_SYSADMIN;
+}
+
+int cmn_read_paranoid(long *paranoid)
+{
+	char path[CMN_PATH_LEN];
+
+	cmn_proc_path(path, sizeof(path), "sys/kernel/perf_event_paranoid");
+	return cmn_read_long(path, paranoid);
+}
+
+bool cmn_has_cap(int cap)
+{
+	char path[CMN_PATH_LEN], *buf, *line;
+	bool ret = false;
+
+	buf = malloc(8192);
+	if (!buf)
+		return false;
+	cmn_proc_path(path, sizeof(path), "self/status");
+	if (cmn_read_file(path, buf, 8192) >= 0) {
+		line = strstr(buf, "\nCapEff:");
+		if (line)
+			ret = (strtoull(line + 8, NULL, 16) >> cap) & 1;
+	}
+	free(buf);
+	return ret;
+}
+
+bool cmn_perm_allows(long paranoid, bool perfmon, bool sysadmin)
+{
+	switch (cmn_perm_needed(paranoid)) {
+	case CMN_PERM_ANYONE:
+		return true;
+	case CMN_PERM_PERFMON:
+		return perfmon || sysadmin;
+	default:
+		return sysadmin;
+	}
+}
+
+const char *cmn_perm_fix(long paranoid)
+{
+	switch (cmn_perm_needed(paranoid)) {
+	case CMN_PERM_ANYONE:
+		return "any user may count";
+	case CMN_PERM_PERFMON:
+		return "run as root (sudo), give CAP_PERFMON, or lower the level to 0 (sysctl kernel.perf_event_paranoid=0)";
+	default:
+		return "run as root (sudo): at this level only CAP_SYS_ADMIN may count, CAP_PERFMON is not enough; or lower the level to 2 (sysctl kernel.perf_event_paranoid=2, a file in /etc/sysctl.d/ for good) so that CAP_PERFMON suffices";
+	}
+}

@@ -23,9 +23,12 @@ bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
 int fake_run_permille = 500;	/* time HN-F groups run, per 1000 */
 bool fake_wave;		/* rates that change from read to read */
 int fake_type1 = 10;	/* attr.type of the second mesh */
+int fake_open_errno;	/* non-zero: every open fails with it */
 
 static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
 {
+	if (fake_open_errno)
+		return -fake_open_errno;
 	if (nfev == FAKE_MAX)
 		return -EMFILE;
 	if (fake_no_groups && group_fd >= 0)

@@ -1692,17 +1692,108 @@ static bool test_check_problems(void)
 	T_ASSERT(strstr(s, "FAIL  no arm_cmn_hnf_<n> PMU"), "no-PMU line: %s", s);
 	T_ASSERT(strstr(s, T_CHECK_ACPI_BOUND), "ACPI binding line: %s", s);
 	T_ASSERT(strstr(s, "FAIL  device 1e0000000.cmn is bound"), "DT binding line: %s", s);
-	T_ASSERT(strstr(s, "FAIL  perf_event_paranoid=2 and no CAP_PERFMON"),
+	T_ASSERT(strstr(s, "FAIL  perf_event_paranoid=2 and this process has neither"),
 		 "paranoid line: %s", s);
-	T_ASSERT(strstr(s, "FAIL  module arm_cmn_hnf not loaded; fix: modprobe"),
+	T_ASSERT(strstr(s, "FAIL  module arm_cmn_hnf not loaded; fix: "),
 		 "module line: %s", s);
-	/* CAP_PERFMON is bit 38 of CapEff */
-	fake_proc(root, 2, "0000004000000000");
-	rc = run_cmd(cmd_check, f, "check", NULL);
-	s = slurp(f);
 	cmn_proc_root = "/proc";
-	T_ASSERT(strstr(s, "ok    perf_event_paranoid=2, but this process has CAP_PERFMON"),
-		 "CAP_PERFMON not seen: %s", s);
+	return true;
+}
+
+/* Documentation/arm_cmn_hnf.rst, beside the tool's guide (--doc) */
+static const char *admin_guide(void)
+{
+	static char p[CMN_PATH_LEN];
+	char *slash;
+
+	snprintf(p, sizeof(p), "%s", doc_path);
+	slash = strrchr(p, '/');
+	snprintf(slash ? slash + 1 : p, sizeof(p) - (slash ? slash + 1 - p : 0),
+		 "arm_cmn_hnf.rst");
+	return p;
+}
+
+/*
+ * issue 20, 1: check's permission verdict for every paranoid level and
+ * capability set of the admin guide's "Who may count" table, read from
+ * the guide itself: "counts" must be ok, EACCES a FAIL.
+ */
+static bool test_check_perm_matrix(void)
+{
+	/* the table's columns: root, user, CAP_PERFMON, CAP_SYS_ADMIN */
+	static const char *const capeff[] = {
+		"000001ffffffffff", "0000000000000000", "0000004000000000",
+		"0000000000200000",
+	};
+	const char *root = fresh_root("check-perm");
+	char f[CMN_PATH_LEN], want[64], *doc, *line, *save = NULL, *s;
+	int rows = 0, level, col, nf;
+	char cell[5][32];
+
+	doc = strdup(slurp(admin_guide()));
+	T_ASSERT(doc && strstr(doc, "\nWho may count\n"), "no 'Who may count' in %s",
+		 admin_guide());
+	snprintf(f, sizeof(f), "%s/check-perm.txt", tmproot);
+	for (line = strtok_r(strstr(doc, "\nWho may count\n"), "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Errors", 6))
+			break;
+		/* "3 (Debian)  counts  ``EACCES``  ``EACCES``  counts" */
+		nf = sscanf(line, "%d%*[ (Debian)] %31s %31s %31s %31s", &level,
+			    cell[1], cell[2], cell[3], cell[4]);
+		if (nf != 5 || !isdigit((unsigned char)line[strspn(line, "-")]))
+			continue;
+		rows++;
+		for (col = 1; col <= 4; col++) {
+			bool counts = !strcmp(cell[col], "counts");
+
+			T_ASSERT(counts || !strcmp(cell[col], "``EACCES``"),
+				 "cell '%s' of level %d", cell[col], level);
+			fake_proc(root, level, capeff[col - 1]);
+			run_cmd(cmd_check, f, "check", NULL);
+			s = slurp(f);
+			snprintf(want, sizeof(want), "%s  perf_event_paranoid=%d",
+				 counts ? "ok  " : "FAIL", level);
+			if (!strstr(s, want)) {
+				free(doc);
+				cmn_proc_root = "/proc";
+				T_ASSERT(0, "level %d, CapEff %s: no '%s': %s", level,
+					 capeff[col - 1], want,
+					 strstr(s, "perf_event_paranoid") ?
+					 strstr(s, "perf_event_paranoid") : s);
+			}
+		}
+	}
+	free(doc);
+	cmn_proc_root = "/proc";
+	T_ASSERT(rows == 5, "%d rows in the guide's table, expected levels 3 to -1", rows);
+	return true;
+}
+
+/* issue 20, 1: stat's advice when perf refuses, at Debian's default level */
+static bool test_stat_perm_hint(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], *s;
+	const char *root = stat_root();
+	int rc;
+
+	fake_proc(tmproot, 3, "0000004000000000");
+	cmn_proc_root = "/proc";
+	snprintf(out, sizeof(out), "%s/perm.out", tmproot);
+	snprintf(err, sizeof(err), "%s/perm.err", tmproot);
+	rc = sh("CMN_HNF_FAKE_OPEN_ERRNO=13 CMN_HNF_PROC_ROOT=%s/proc %s --sysfs-root %s stat > %s 2> %s",
+		tmproot, fake_path, root, out, err);
+	s = slurp(err);
+	T_ASSERT(rc == 1, "exit %d: %s", rc, s);
+	T_ASSERT(strstr(s, "perf_event_paranoid=3") && strstr(s, "only CAP_SYS_ADMIN") &&
+		 strstr(s, "CAP_PERFMON is not enough"), "level-3 advice: %s", s);
+	fake_proc(tmproot, 2, "0000000000000000");
+	cmn_proc_root = "/proc";
+	sh("CMN_HNF_FAKE_OPEN_ERRNO=13 CMN_HNF_PROC_ROOT=%s/proc %s --sysfs-root %s stat > %s 2> %s",
+	   tmproot, fake_path, root, out, err);
+	s = slurp(err);
+	T_ASSERT(strstr(s, "perf_event_paranoid=2") && strstr(s, "give CAP_PERFMON"),
+		 "level-2 advice: %s", s);
 	return true;
 }
 
@@ -2397,8 +2488,55 @@ static bool test_install(void)
 }
 
 /*
- * The Prometheus unit: systemd accepts it, it runs unprivileged with only
- * CAP_PERFMON, and its command line works (on the fake PMU, with -n 1).
+ * Whether the capabilities a unit grants (AmbientCapabilities= and
+ * CapabilityBoundingSet=) let cmn-hnf check pass its permission line at
+ * perf_event_paranoid @level; t_why says why not.
+ */
+static bool unit_caps_count(const char *unit, int level)
+{
+	static const struct {
+		const char *name;
+		int bit;
+	} caps[] = {
+		{ "CAP_SYS_ADMIN", CMN_CAP_SYS_ADMIN },
+		{ "CAP_PERFMON", CMN_CAP_PERFMON },
+	};
+	unsigned long long amb = 0, bound = 0, *dst;
+	const char *keys[] = { "\nAmbientCapabilities=", "\nCapabilityBoundingSet=" };
+	char eff[32], f[CMN_PATH_LEN], want[64], line[512];
+	const char *p;
+	size_t i, k;
+
+	for (k = 0; k < 2; k++) {
+		dst = k ? &bound : &amb;
+		for (p = strstr(unit, keys[k]); p; p = strstr(p + 1, keys[k])) {
+			snprintf(line, sizeof(line), "%.*s",
+				 (int)strcspn(p + 1, "\n"), p + 1);
+			for (i = 0; i < ARRAY_SIZE(caps); i++)
+				if (strstr(line, caps[i].name))
+					*dst |= 1ULL << caps[i].bit;
+		}
+	}
+	snprintf(eff, sizeof(eff), "%016llx", amb & bound);
+	fake_proc(tmproot, level, eff);
+	snprintf(f, sizeof(f), "%s/unit-check.txt", tmproot);
+	run_cmd(cmd_check, f, "check", NULL);
+	cmn_proc_root = "/proc";
+	snprintf(want, sizeof(want), "ok    perf_event_paranoid=%d", level);
+	if (strstr(slurp(f), want))
+		return true;
+	snprintf(t_why, sizeof(t_why), "with the unit's capabilities (CapEff %s) at paranoid %d: %s",
+		 eff, level, strstr(slurp(f), "perf_event_paranoid") ?
+		 strstr(slurp(f), "perf_event_paranoid") : slurp(f));
+	t_why[strcspn(t_why, "\n")] = '\0';
+	return false;
+}
+
+/*
+ * The Prometheus unit: systemd accepts it, it runs unprivileged with the
+ * capabilities that count at Debian's default perf_event_paranoid (3)
+ * without changing the level, and its command line works (on the fake
+ * PMU, with -n 1).
  */
 static bool test_systemd_unit(void)
 {
@@ -2420,9 +2558,20 @@ static bool test_systemd_unit(void)
 	s = slurp(unit);
 	T_ASSERT(strstr(s, "\nUser=prometheus\n") && !strstr(s, "User=root"),
 		 "not an unprivileged user");
-	T_ASSERT(strstr(s, "\nAmbientCapabilities=CAP_PERFMON\n") &&
-		 strstr(s, "\nCapabilityBoundingSet=CAP_PERFMON\n") &&
-		 strstr(s, "\nNoNewPrivileges=yes\n"), "capabilities");
+	T_ASSERT(strstr(s, "\nNoNewPrivileges=yes\n") &&
+		 strstr(s, "\nProtectKernelTunables=yes\n"),
+		 "no NoNewPrivileges, or the paranoid level is writable");
+	/* the unit counts at Debian's default level, and changes no level */
+	T_ASSERT(!strstr(s, "\nExecStartPre") && !strstr(s, "sysctl -w") &&
+		 !strstr(strstr(s, "\n[Service]"), "perf_event_paranoid"),
+		 "the unit changes the paranoid level");
+	e = strdup(s);
+	T_ASSERT(e, "out of memory");
+	rc = unit_caps_count(e, 3) && unit_caps_count(e, 2);
+	free(e);
+	if (!rc)
+		return false;
+	s = slurp(unit);
 	s = strstr(s, "\nExecStart=");
 	T_ASSERT(s, "no ExecStart");
 	s += strlen("\nExecStart=") + strlen(tool_path);
@@ -2658,6 +2807,8 @@ static const struct {
 	{ "stat_errors", test_stat_errors },
 	{ "check_good", test_check_good },
 	{ "check_problems", test_check_problems },
+	{ "check_perm_matrix", test_check_perm_matrix },
+	{ "stat_perm_hint", test_stat_perm_hint },
 	{ "stat_exit_status", test_stat_exit_status },
 	{ "stat_sigchld_ends_interval", test_stat_sigchld },
 	{ "stat_options", test_stat_options },
