@@ -203,7 +203,7 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 	double t0, last, now, deadline;
 	struct st_frame f;
 	bool end = false;
-	int ret = 0, e, timeout;
+	int ret = 0, e, timeout, stop_sig = 0;
 	long n;
 
 	ret = st_open_all(c);
@@ -253,6 +253,7 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 			if (ev.stop) {
 				if (ch.pid > 0 && !ch.done)
 					kill(ch.pid, ev.stop_sig);
+				stop_sig = ev.stop_sig;
 				end = true;
 				break;
 			}
@@ -316,7 +317,7 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 out:
 	if (ch.pid > 0 && !ch.done) {
 		/* -n intervals are over before the command: end it, as perf */
-		if (!ret)
+		if (!ret && !stop_sig)
 			c->child_killed = true;
 		kill(ch.pid, SIGTERM);
 	}
@@ -328,7 +329,13 @@ out:
 		close(ch.err);
 	st_close_all(c);
 	st_signals_block_default();
-	if (!ret && ch.pid > 0 && !c->child_killed)
+	/*
+	 * Stopped by ^C or SIGTERM while the command ran: 128 + the signal,
+	 * whether or not the command, which got it too, was reaped yet.
+	 */
+	if (!ret && ch.pid > 0 && stop_sig)
+		ret = 128 + stop_sig;
+	else if (!ret && ch.pid > 0 && !c->child_killed)
 		ret = child_exit_status(&ch);
 	return ret;
 }

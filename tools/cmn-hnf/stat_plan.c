@@ -203,6 +203,27 @@ int st_build_plan(struct st_ctx *c, char *why, size_t why_len)
 
 /* ---- --print-perf ---- */
 
+/* @w as one shell word: as is when that is safe, else in single quotes */
+static void shell_word(FILE *out, const char *w)
+{
+	static const char safe[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		"_-./:=,+@%^";
+
+	if (*w && strspn(w, safe) == strlen(w)) {
+		fputs(w, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*w, out);
+	}
+	fputc('\'', out);
+}
+
 void st_print_perf(struct st_ctx *c)
 {
 	FILE *out = c->out;
@@ -241,8 +262,10 @@ void st_print_perf(struct st_ctx *c)
 	}
 	if (c->o.cmd) {
 		fputs(" --", out);
-		for (a = c->o.cmd; *a; a++)
-			fprintf(out, " %s", *a);
+		for (a = c->o.cmd; *a; a++) {
+			fputc(' ', out);
+			shell_word(out, *a);
+		}
 	} else if (!c->o.interval_ms) {
 		fputs(" -- sleep 1", out);
 	}
