@@ -60,11 +60,15 @@ static bool arm_cmn_builtin(void)
 	return !path_exists(path);
 }
 
+/*
+ * The fix names what "cmn-hnf switch hnf --persistent" does (switch.c),
+ * so that the advice and the tool agree, and the same by hand.
+ */
 static const char *arm_cmn_fix(void)
 {
 	static const char *const fix[] = {
-		"rmmod arm_cmn, add 'blacklist arm_cmn' to /etc/modprobe.d/arm_cmn-blacklist.conf (or boot with module_blacklist=arm_cmn), then modprobe arm_cmn_hnf",
-		"arm_cmn is built into this kernel and cannot be unloaded or unbound: boot with initcall_blacklist=arm_cmn_init, then modprobe arm_cmn_hnf",
+		"sudo cmn-hnf switch hnf --persistent (unloads arm_cmn, loads arm_cmn_hnf, writes 'blacklist arm_cmn' to /etc/modprobe.d/arm_cmn_hnf.conf and updates the initramfs); by hand: rmmod arm_cmn, modprobe arm_cmn_hnf, the same file, then update-initramfs -u -k all (or dracut -f --regenerate-all)",
+		"arm_cmn is built into this kernel and cannot be unloaded or unbound: boot with initcall_blacklist=arm_cmn_init (sudo cmn-hnf switch hnf says how), then modprobe arm_cmn_hnf",
 	};
 
 	return fix[arm_cmn_builtin()];
@@ -383,7 +387,7 @@ static void check_module(struct check_ctx *c, int npmu)
 	else
 		say(c, npmu ? V_INFO : V_FAIL,
 		    "module arm_cmn_hnf not loaded%s", npmu ? "" :
-		    "; fix: modprobe arm_cmn_hnf (after make install or make dkms-install)");
+		    "; fix: sudo modprobe arm_cmn_hnf; the module comes with the arm-cmn-hnf-dkms package (apt install arm-cmn-hnf-dkms; 'dkms status arm_cmn_hnf' must say installed for this kernel, which needs its headers) or from make install in the source tree");
 	cmn_sys_path(path, sizeof(path), "module/arm_cmn");
 	if (path_exists(path))
 		say(c, V_INFO, "the upstream arm_cmn driver is %s",

@@ -1674,7 +1674,7 @@ static bool test_check_good(void)
 }
 
 /* Expected FAIL line of cmn-hnf check for an ACPI device bound to arm-cmn */
-#define T_CHECK_ACPI_BOUND	"FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: rmmod arm_cmn, add 'blacklist arm_cmn' to /etc/modprobe.d/"
+#define T_CHECK_ACPI_BOUND	"FAIL  device ARMHC600:00 is bound to the upstream arm-cmn driver; fix: sudo cmn-hnf switch hnf --persistent"
 
 static bool test_check_problems(void)
 {
@@ -1794,6 +1794,51 @@ static bool test_stat_perm_hint(void)
 	s = slurp(err);
 	T_ASSERT(strstr(s, "perf_event_paranoid=2") && strstr(s, "give CAP_PERFMON"),
 		 "level-2 advice: %s", s);
+	return true;
+}
+
+/*
+ * issue 20, 6: check's fix for a device bound to arm-cmn is cmn-hnf
+ * switch, names the very file switch writes, and updates the initramfs;
+ * "module not loaded" points at the package.
+ */
+static bool test_check_arm_cmn_advice(void)
+{
+	const char *root = fresh_root("check-advice");
+	char f[CMN_PATH_LEN], sw[CMN_PATH_LEN], conf[CMN_PATH_LEN], *s, *line;
+	int rc;
+
+	fake_device(root, "ARMHC600:00", "acpi:ARMHC600:", "arm-cmn");
+	snprintf(f, sizeof(f), "%s/module/arm_cmn/initstate", root);
+	put(f, "live\n");
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-advice.txt", tmproot);
+	run_cmd(cmd_check, f, "check", NULL);
+	cmn_proc_root = "/proc";
+	s = slurp(f);
+	line = strstr(s, "FAIL  device ARMHC600:00 is bound");
+	T_ASSERT(line, "no FAIL for the device: %s", s);
+	line[strcspn(line, "\n")] = '\0';
+	T_ASSERT(strstr(line, "cmn-hnf switch hnf --persistent"), "no switch: %s", line);
+	T_ASSERT(strstr(line, "update-initramfs -u -k all"), "no initramfs update: %s", line);
+	/* the modprobe file is the one switch --persistent writes */
+	snprintf(sw, sizeof(sw), "%s/switch-root", tmproot);
+	snprintf(conf, sizeof(conf), "%s/etc/modprobe.d", sw);
+	mkdirs(conf);
+	rc = sh("%s switch hnf --persistent --root %s > /dev/null 2>&1 && cd %s && ls etc/modprobe.d/* > %s/sw.txt",
+		tool_path, sw, sw, tmproot);
+	snprintf(conf, sizeof(conf), "%s/sw.txt", tmproot);
+	s = slurp(conf);
+	T_ASSERT(rc == 0 && *s, "switch --root wrote nothing");
+	s[strcspn(s, "\n")] = '\0';
+	snprintf(conf, sizeof(conf), " /%s ", s);
+	T_ASSERT(strstr(line, conf), "switch writes /%s; check says: %s", s, line);
+	s = slurp(f);
+	line = strstr(s, "module arm_cmn_hnf not loaded; fix: ");
+	T_ASSERT(line, "no module line: %s", s);
+	line[strcspn(line, "\n")] = '\0';
+	T_ASSERT(strstr(line, "arm-cmn-hnf-dkms") && strstr(line, "dkms status"),
+		 "module line ignores the package: %s", line);
 	return true;
 }
 
@@ -2076,7 +2121,8 @@ static bool test_check_builtin_arm_cmn(void)
 	run_cmd(cmd_check, f, "check", NULL);
 	s = slurp(f);
 	cmn_proc_root = "/proc";
-	T_ASSERT(strstr(s, "fix: rmmod arm_cmn") && !strstr(s, "initcall_blacklist"),
+	T_ASSERT(strstr(s, "fix: sudo cmn-hnf switch hnf --persistent") &&
+		 strstr(s, "rmmod arm_cmn") && !strstr(s, "initcall_blacklist"),
 		 "module: %s", s);
 	return true;
 }
@@ -2867,6 +2913,7 @@ static const struct {
 	{ "check_good", test_check_good },
 	{ "check_problems", test_check_problems },
 	{ "check_perm_matrix", test_check_perm_matrix },
+	{ "check_arm_cmn_advice", test_check_arm_cmn_advice },
 	{ "stat_perm_hint", test_stat_perm_hint },
 	{ "stat_exit_status", test_stat_exit_status },
 	{ "stat_sigchld_ends_interval", test_stat_sigchld },
