@@ -263,6 +263,30 @@ static void check_aliases(struct check_ctx *c, const struct cmn_pmu *p)
 		    p->name, cmn_num_events + 1);
 }
 
+/* HN-Fs that hnfs places outside the mesh the mesh file gives */
+static void check_outside(struct check_ctx *c, const struct cmn_pmu *p)
+{
+	const struct cmn_topo *t = &p->topo;
+	char list[256] = "";
+	size_t used = 0;
+	int i;
+
+	if (!t->present || !t->nout)
+		return;
+	for (i = 0; i < t->nhnf; i++) {
+		if (t->hnf[i].x >= 0 && t->hnf[i].x < t->mesh_x &&
+		    t->hnf[i].y >= 0 && t->hnf[i].y < t->mesh_y)
+			continue;
+		used += snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
+				 "%sH%d 0x%x at (%d,%d)", used ? ", " : "",
+				 t->hnf[i].lid, t->hnf[i].nodeid, t->hnf[i].x,
+				 t->hnf[i].y);
+	}
+	say(c, V_FAIL,
+	    "%s: %d HN-F%s outside the %dx%d mesh of the mesh file: %s; fix: hnfs and mesh disagree: a driver bug, report both files",
+	    p->name, t->nout, t->nout == 1 ? "" : "s", t->mesh_x, t->mesh_y, list);
+}
+
 static int check_pmus(struct check_ctx *c, int *npmu)
 {
 	static const char *const need[] = {
@@ -329,6 +353,11 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 		if (!p->topo.present)
 			say(c, V_WARN, "%s: %s; --per-hnf and the mesh map are unavailable",
 			    p->name, p->topo.why);
+		if (p->topo.mesh_why[0])
+			say(c, V_FAIL,
+			    "%s: %s; the mesh map is unavailable; fix: install a driver and a cmn-hnf of the same version, or report the driver's file",
+			    p->name, p->topo.mesh_why);
+		check_outside(c, p);
 	}
 	free(pmus);
 	return 0;

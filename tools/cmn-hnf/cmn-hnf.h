@@ -52,6 +52,8 @@ bool cmn_isatty(FILE *f);
 void cmn_link_base(const char *path, char *buf, size_t len);
 /* True for the modalias of a CMN-600 device (ACPI ARMHC600 or DT arm,cmn-600) */
 bool cmn_is_cmn600_modalias(const char *modalias);
+/* "0x48", and "0x0" for 0 (printf's %#x prints "0"); @buf of 16 */
+const char *cmn_hex(unsigned int v, char *buf);
 /* Seconds of CLOCK_REALTIME (the Unix epoch), for timestamps */
 double cmn_epoch_now(void);
 
@@ -309,6 +311,8 @@ struct cmn_topo {
 	char file[CMN_PATH_LEN];
 	char why[256];		/* when !present */
 	int mesh_x, mesh_y;	/* 0: unknown */
+	char mesh_why[256];	/* the mesh file is there but unusable */
+	int nout;		/* HN-Fs outside the mesh (a wrong file) */
 	int nhnf;
 	struct cmn_hnf_node hnf[CMN_MAX_HNFS];
 	int ndtc;		/* DTCs (counter domains) */
@@ -366,6 +370,12 @@ int cmn_parse_identifier(const char *id, unsigned int *part,
 int cmn_pmu_event_config(const struct cmn_pmu *pmu, const char *name,
 			 const char *extra_terms, uint64_t config[3],
 			 char *why, size_t why_len);
+/*
+ * 1 when events/<name> exists and encodes something else than the event
+ * table (its text in @alias), 0 when it matches or is absent
+ */
+int cmn_pmu_alias_differs(const struct cmn_pmu *pmu, const char *name,
+			  char *alias, size_t len);
 /* The alias string perf would use: "cache_miss" or "eventid=0x01" */
 void cmn_pmu_event_spelling(const struct cmn_pmu *pmu, const char *name,
 			    char *buf, size_t len);

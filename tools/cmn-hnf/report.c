@@ -376,7 +376,7 @@ int rp_ranked(const struct rp_run *r, int m, const struct rp_unit **out)
 static void report_text(const struct rp_run *r, int rank, long top, FILE *out)
 {
 	const struct rp_unit **ranked;
-	char a[64], b[64], c[64], d[64], e0[64], e1[64];
+	char a[64], b[64], c[64], d[64], e0[64], e1[64], hx[16];
 	double from[16], to[16], mean = 0;
 	struct rp_stat s;
 	int i, m, k, n, nv = 0;
@@ -459,8 +459,8 @@ static void report_text(const struct rp_run *r, int rank, long top, FILE *out)
 	for (i = 0; i < n && (top <= 0 || i < top); i++) {
 		double v = rp_run_value(ranked[i], rank);
 
-		fprintf(out, "  %3d  %-16s hnf %3d nodeid %#6x xp (%d,%d) %12s", i + 1,
-			ranked[i]->pmu, ranked[i]->hnf, ranked[i]->nodeid,
+		fprintf(out, "  %3d  %-16s hnf %3d nodeid %6s xp (%d,%d) %12s", i + 1,
+			ranked[i]->pmu, ranked[i]->hnf, cmn_hex(ranked[i]->nodeid, hx),
 			ranked[i]->x, ranked[i]->y, st_value_str(v, a, sizeof(a)));
 		if (!isnan(v) && mean > 0)
 			fprintf(out, "  x%.2f of mean", v / mean);

@@ -48,6 +48,32 @@ static struct st_group *add_group(struct st_ctx *c)
 	return g;
 }
 
+/*
+ * An events/ alias that encodes something else than the event table (a
+ * driver and a cmn-hnf of different versions): the formulas mean the
+ * table's event, so that is what is counted; say so once per alias.
+ */
+static void alias_warn(struct st_ctx *c, int p, const char *name)
+{
+	const struct cmn_event *ev = cmn_event_find(name);
+	static bool warned[CMN_MAX_PMUS][128];
+	char alias[256], terms[64];
+	size_t i;
+
+	i = ev ? (size_t)(ev - cmn_events) : cmn_num_events;
+	if (i >= ARRAY_SIZE(warned[0]) || p >= CMN_MAX_PMUS || warned[p][i] ||
+	    !cmn_pmu_alias_differs(&c->pmus[p], name, alias, sizeof(alias)))
+		return;
+	warned[p][i] = true;
+	if (ev)
+		cmn_event_terms(ev, terms, sizeof(terms));
+	else
+		snprintf(terms, sizeof(terms), "type=0x3");
+	fprintf(stderr,
+		"%s: warning: %s/events/%s is '%s', the event table says %s: counting the table's encoding (cmn-hnf check: install a driver and a cmn-hnf of the same version)\n",
+		cmn_prog, c->pmus[p].name, name, alias, terms);
+}
+
 static int add_event(struct st_ctx *c, struct st_group *g, const char *name,
 		     char *why, size_t why_len)
 {
@@ -62,6 +88,7 @@ static int add_event(struct st_ctx *c, struct st_group *g, const char *name,
 	e->fd = -1;
 	if (cmn_pmu_event_config(pmu, name, extra, e->config, why, why_len))
 		return -EINVAL;
+	alias_warn(c, g->pmu, name);
 	g->nev++;
 	return 0;
 }

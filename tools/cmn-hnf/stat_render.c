@@ -424,7 +424,7 @@ static void print_per_hnf_table(struct st_ctx *c, struct st_frame *f)
 	struct st_unit *ranked;
 	struct imbalance im;
 	FILE *out = c->out;
-	char xp[32], buf[64];
+	char xp[32], buf[64], hx[16];
 	int i, p;
 	double v;
 
@@ -438,8 +438,8 @@ static void print_per_hnf_table(struct st_ctx *c, struct st_frame *f)
 
 		snprintf(xp, sizeof(xp), "%d,%d,%d,%d", nd->x, nd->y, nd->port,
 			 nd->dev);
-		fprintf(out, "%-16s %4d %#7x %9s", c->pmus[f->rows[i].p].name,
-			nd->lid, nd->nodeid, xp);
+		fprintf(out, "%-16s %4d %7s %9s", c->pmus[f->rows[i].p].name,
+			nd->lid, cmn_hex(nd->nodeid, hx), xp);
 		table_metric_row(c, out, &f->rows[i].cn);
 		fprintf(out, " %6.1f\n", f->rows[i].cn.running * 100.0);
 	}
@@ -470,8 +470,8 @@ static void print_per_hnf_table(struct st_ctx *c, struct st_frame *f)
 			&c->pmus[ranked[i].p].topo.hnf[ranked[i].h];
 
 		v = cmn_metric_value(im.metric, &ranked[i].cn);
-		fprintf(out, "  %-16s hnf %3d nodeid %#6x xp (%d,%d) %12s",
-			c->pmus[ranked[i].p].name, nd->lid, nd->nodeid, nd->x,
+		fprintf(out, "  %-16s hnf %3d nodeid %6s xp (%d,%d) %12s",
+			c->pmus[ranked[i].p].name, nd->lid, cmn_hex(nd->nodeid, hx), nd->x,
 			nd->y, st_value_str(v, buf, sizeof(buf)));
 		if (!isnan(v) && im.mean > 0)
 			fprintf(out, "  x%.2f of mean", v / im.mean);

@@ -347,7 +347,7 @@ static void draw_side(struct top *t, struct screen *s, int l0, int col,
 {
 	const struct st_frame *f = &t->last;
 	struct st_unit *ranked;
-	char buf[160], v[64];
+	char buf[160], v[64], hx[16];
 	int m, i, l = l0, n;
 
 	(void)col;
@@ -381,9 +381,9 @@ static void draw_side(struct top *t, struct screen *s, int l0, int col,
 
 		st_value_str(cmn_metric_value(t->metric, &ranked[i].cn), v,
 			     sizeof(v));
-		snprintf(buf, sizeof(buf), "%2d m%d H%-3d %#6x (%d,%d) %8s",
+		snprintf(buf, sizeof(buf), "%2d m%d H%-3d %6s (%d,%d) %8s",
 			 i + 1, t->c->pmus[ranked[i].p].index, nd->lid,
-			 nd->nodeid, nd->x, nd->y, v);
+			 cmn_hex(nd->nodeid, hx), nd->x, nd->y, v);
 		put_at(s, l++, buf);
 	}
 	free(ranked);

@@ -170,6 +170,12 @@ bool cmn_is_cmn600_modalias(const char *modalias)
 	return strstr(modalias, "ARMHC600") || strstr(modalias, "arm,cmn-600");
 }
 
+const char *cmn_hex(unsigned int v, char *buf)
+{
+	snprintf(buf, 16, "0x%x", v);
+	return buf;
+}
+
 double cmn_epoch_now(void)
 {
 	struct timespec ts;

@@ -271,6 +271,22 @@ static bool json_check(const char *kind, const char *file, const char *args)
 	return true;
 }
 
+/* Run the fake tool on the stat tree; stdout in @out, stderr in @err */
+__printf(3, 4)
+static int fake_run(const char *out, const char *err, const char *fmt, ...);
+
+static int fake_run(const char *out, const char *err, const char *fmt, ...)
+{
+	char args[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	return sh("%s --sysfs-root %s/stat %s > %s 2> %s", fake_path, tmproot,
+		  args, out, err);
+}
+
 /* ---- format strings and config building ---- */
 
 static bool test_format_parse(void)
@@ -1842,23 +1858,106 @@ static bool test_check_arm_cmn_advice(void)
 	return true;
 }
 
-/* ---- defects of issue 12, one test each ---- */
-
-/* Run the fake tool on the stat tree; stdout in @out, stderr in @err */
-__printf(3, 4)
-static int fake_run(const char *out, const char *err, const char *fmt, ...);
-
-static int fake_run(const char *out, const char *err, const char *fmt, ...)
+/* issue 20, 7: stat counts the table's encoding of an alias that differs, and says so */
+static bool test_stat_alias_differs(void)
 {
-	char args[2048];
-	va_list ap;
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], p[CMN_PATH_LEN];
+	const char *root = stat_root();
+	int rc;
 
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	return sh("%s --sysfs-root %s/stat %s > %s 2> %s", fake_path, tmproot,
-		  args, out, err);
+	snprintf(out, sizeof(out), "%s/ad.out", tmproot);
+	snprintf(err, sizeof(err), "%s/ad.err", tmproot);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_0/events/cache_miss",
+		 root);
+	put(p, "eventid=0x02\n");
+	rc = fake_run(out, err, "stat --json slc_miss_rate");
+	stat_root();
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	T_ASSERT(strstr(slurp(err), "warning: arm_cmn_hnf_0/events/cache_miss is 'eventid=0x02', the event table says eventid=0x01"),
+		 "no warning: '%s'", slurp(err));
+	/* cache_miss (0x01) of 0x02: 25 %, not the 100 % of 0x02 / 0x02 */
+	return json_check("stat", out, "arm_cmn_hnf_0:slc_miss_rate=25 arm_cmn_hnf_1:slc_miss_rate=75");
 }
+
+/* issue 20, 7: an HN-F listed twice is an error, never counted twice */
+static bool test_sysfs_duplicate_hnfs(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], p[CMN_PATH_LEN];
+	const char *root = stat_root();
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/dup.out", tmproot);
+	snprintf(err, sizeof(err), "%s/dup.err", tmproot);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_1/hnfs", root);
+	put(p, "%s1 0x0028 1 1 0 0\n", hnfs_3x3);
+	rc = fake_run(out, err, "stat --per-hnf --json slc_miss_rate");
+	T_ASSERT(rc == 1 && strstr(slurp(err), "line 6: node id 0x28 listed twice"),
+		 "stat --per-hnf: exit %d: %s", rc, slurp(err));
+	put(p, "%s4 0x0030 1 2 0 0\n3 0x0031 1 2 0 1\n", hnfs_3x3);
+	rc = fake_run(out, err, "stat --per-hnf --json slc_miss_rate");
+	stat_root();
+	T_ASSERT(rc == 1 && strstr(slurp(err), "line 7: logical id 3 listed twice"),
+		 "a logical id twice: exit %d: %s", rc, slurp(err));
+	return true;
+}
+
+/* issue 20, 7: hnfs against mesh, a garbage mesh file, an unreadable hnfs */
+static bool test_check_topology_files(void)
+{
+	const char *root = fresh_root("check-topo");
+	char f[CMN_PATH_LEN], p[CMN_PATH_LEN], *s;
+	int rc;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "2 2", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "0", "43402", "garbage", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_2", 11, "0", "43402", "3 3", NULL, true);
+	snprintf(p, sizeof(p), "%s/bus/event_source/devices/arm_cmn_hnf_2/hnfs", root);
+	mkdirs(p);
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-topo.txt", tmproot);
+	rc = run_cmd(cmd_check, f, "check", NULL);
+	cmn_proc_root = "/proc";
+	s = slurp(f);
+	T_ASSERT(rc == 1, "exit %d", rc);
+	/* H2 and H3 sit at x=2 */
+	T_ASSERT(strstr(s, "FAIL  arm_cmn_hnf_0: 2 HN-Fs outside the 2x2 mesh of the mesh file: H2 0x48 at (2,1), H3 0x4d at (2,1)"),
+		 "HN-F outside the mesh: %s", s);
+	T_ASSERT(strstr(s, "FAIL  arm_cmn_hnf_1: ") && strstr(s, "'garbage' is not a mesh size"),
+		 "garbage mesh: %s", s);
+	T_ASSERT(strstr(s, "arm_cmn_hnf_2/hnfs: Is a directory"), "unreadable hnfs: %s", s);
+	T_ASSERT(!strstr(s, "No such file"), "reported as missing: %s", s);
+	snprintf(f, sizeof(f), "%s/topo-garbage.txt", tmproot);
+	run_cmd(cmd_topo, f, "topo", NULL);
+	s = slurp(f);
+	T_ASSERT(strstr(s, "mesh:       unknown (") && !strstr(s, "3x2"),
+		 "topo on a garbage mesh file: %s", s);
+	return true;
+}
+
+/* issue 20, 7 and 8: topo's "no PMU" is an error on stderr; XP 0x0, not 0 */
+static bool test_topo_messages(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	const char *root = fresh_root("topo-none");
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/tn.out", tmproot);
+	snprintf(err, sizeof(err), "%s/tn.err", tmproot);
+	snprintf(out, sizeof(out), "%s/bus/event_source/devices", root);
+	mkdirs(out);
+	snprintf(out, sizeof(out), "%s/tn.out", tmproot);
+	rc = sh("%s --sysfs-root %s topo > %s 2> %s", tool_path, root, out, err);
+	T_ASSERT(rc == 1 && !*slurp(out) && strstr(slurp(err), "no arm_cmn_hnf_<n> PMU found"),
+		 "exit %d, stdout '%s', stderr '%s'", rc, slurp(out), slurp(err));
+	root = fresh_root("topo-hex");
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	rc = sh("%s --sysfs-root %s topo > %s 2> %s", tool_path, root, out, err);
+	T_ASSERT(rc == 0 && strstr(slurp(out), "|XP 0x0 ") && strstr(slurp(out), "|XP 0x8 ") &&
+		 !strstr(slurp(out), "XP 0 "), "XP ids: %s", slurp(out));
+	return true;
+}
+
+/* ---- defects of issue 12, one test each ---- */
 
 /* 3: stat -- cmd exits with the command's status, like perf */
 static bool test_stat_exit_status(void)
@@ -2914,6 +3013,10 @@ static const struct {
 	{ "check_problems", test_check_problems },
 	{ "check_perm_matrix", test_check_perm_matrix },
 	{ "check_arm_cmn_advice", test_check_arm_cmn_advice },
+	{ "stat_alias_differs", test_stat_alias_differs },
+	{ "sysfs_duplicate_hnfs", test_sysfs_duplicate_hnfs },
+	{ "check_topology_files", test_check_topology_files },
+	{ "topo_messages", test_topo_messages },
 	{ "stat_perm_hint", test_stat_perm_hint },
 	{ "stat_exit_status", test_stat_exit_status },
 	{ "stat_sigchld_ends_interval", test_stat_sigchld },
