@@ -330,7 +330,7 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 		    p->parent[0] ? p->parent : "unknown", p->topo.nhnf);
 		if (!p->have_id)
 			say(c, V_WARN,
-			    "%s: identifier '%s' is not %%03x%%02x; perf JSON metrics will not match",
+			    "%s: identifier '%s' is not five hex digits (three of part, two of revision, as 43402); perf JSON metrics will not match",
 			    p->name, p->identifier);
 		else if (!*cmn_part_name(p->part))
 			say(c, V_WARN, "%s: part 0x%x is not a CMN-600", p->name,

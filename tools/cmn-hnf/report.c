@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "report.h"
@@ -174,6 +175,7 @@ static int parse_line(struct rp_run *r, const char *line, int lineno,
 int rp_load(struct rp_run *r, const char *path, char *why, size_t why_len)
 {
 	char *line = NULL, tmp[1024];
+	struct stat st;
 	size_t cap = 0;
 	ssize_t n;
 	int lineno = 0, ret = 0;
@@ -186,11 +188,29 @@ int rp_load(struct rp_run *r, const char *path, char *why, size_t why_len)
 		snprintf(why, why_len, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(why, why_len, "%s: %s", path, ret == -EISDIR ?
+			 "is a directory, not a recording (FILE.jsonl of cmn-hnf stat --json -I MS)" :
+			 "not a regular file");
+		fclose(f);
+		return ret;
+	}
 	while ((n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (strspn(line, " \t\r\n") == (size_t)n)
 			continue;
 		ret = parse_line(r, line, lineno, why, why_len);
+		/*
+		 * The last line, cut short without its newline: a recording
+		 * whose stat was killed while writing. Keep what came before.
+		 */
+		if (ret == -EINVAL && line[n - 1] != '\n' && r->niv) {
+			fprintf(stderr, "%s report: %s: line %d is cut short (stat stopped while writing it?): ignored\n",
+				cmn_prog, path, lineno);
+			ret = 0;
+			break;
+		}
 		if (ret)
 			break;
 	}

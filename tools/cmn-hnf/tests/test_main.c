@@ -1957,6 +1957,79 @@ static bool test_topo_messages(void)
 	return true;
 }
 
+/* issue 20, 8: metrics -o needs an existing DIR; SOURCE_DATE_EPOCH is checked */
+static bool test_metrics_dir_and_epoch(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], d[CMN_PATH_LEN];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/md.out", tmproot);
+	snprintf(err, sizeof(err), "%s/md.err", tmproot);
+	snprintf(d, sizeof(d), "%s/typo/dir", tmproot);
+	rc = sh("%s metrics -f perf-json -o %s > %s 2> %s", tool_path, d, out, err);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "--output-dir") &&
+		 strstr(slurp(err), "No such file"), "-o %s: exit %d: %s", d, rc, slurp(err));
+	snprintf(d, sizeof(d), "%s/typo", tmproot);
+	T_ASSERT(access(d, F_OK), "%s was created", d);
+	snprintf(d, sizeof(d), "%s/arch", tmproot);
+	mkdirs(d);
+	rc = sh("%s metrics -f perf-json -o %s > %s 2> %s", tool_path, d, out, err);
+	T_ASSERT(rc == 0 && strstr(slurp(out), "/arch/arm64/arm/cmn600-hnf/sys/metrics.json"),
+		 "-o an existing dir: exit %d: %s", rc, slurp(err));
+	rc = sh("SOURCE_DATE_EPOCH=garbage %s metrics > %s 2> %s", tool_path, out, err);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "SOURCE_DATE_EPOCH='garbage'"),
+		 "garbage epoch: exit %d: %s", rc, slurp(err));
+	/* 2001-09-09 01:46:40 UTC */
+	rc = sh("SOURCE_DATE_EPOCH=1000000000 %s metrics > %s 2> %s", tool_path, out, err);
+	T_ASSERT(rc == 0 && strstr(slurp(out), "\"09 Sep 01:46:40 2001\""),
+		 "epoch 1000000000: %.300s", slurp(out));
+	return true;
+}
+
+/* issue 20, 8: report keeps a recording whose last line is cut; a directory */
+static bool test_report_cut_and_dir(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/rc.out", tmproot);
+	snprintf(err, sizeof(err), "%s/rc.err", tmproot);
+	snprintf(run, sizeof(run), "%s/cut.jsonl", tmproot);
+	rc = fake_run(run, err, "stat -I 10 -n 4 --json slc");
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	/* a killed stat: the fourth record loses its end and its newline */
+	rc = sh("truncate -s -40 %s", run);
+	T_ASSERT(rc == 0, "truncate");
+	rc = fake_run(out, err, "report %s", run);
+	T_ASSERT(rc == 0 && strstr(slurp(out), ": 3 intervals, "),
+		 "cut recording: exit %d: %s", rc, slurp(err));
+	T_ASSERT(strstr(slurp(err), "line 4 is cut short"), "no word on the cut line: '%s'",
+		 slurp(err));
+	rc = fake_run(out, err, "report %s", tmproot);
+	T_ASSERT(rc == 1 && strstr(slurp(err), "is a directory") &&
+		 !strstr(slurp(err), "no intervals"), "report DIR: exit %d: %s", rc, slurp(err));
+	return true;
+}
+
+/* issue 20, 8: check names the identifier format in words, not printf's */
+static bool test_check_identifier_text(void)
+{
+	const char *root = fresh_root("check-id");
+	char f[CMN_PATH_LEN], *s;
+
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "4340", "3 3", hnfs_3x3, true);
+	fake_proc(root, 0, "0000000000000000");
+	snprintf(f, sizeof(f), "%s/check-id.txt", tmproot);
+	run_cmd(cmd_check, f, "check", NULL);
+	cmn_proc_root = "/proc";
+	s = slurp(f);
+	T_ASSERT(strstr(s, "WARN  arm_cmn_hnf_0: identifier '4340' is not five hex digits"),
+		 "no identifier warning: %s", s);
+	T_ASSERT(!strchr(s, '%'), "a printf format in the output: %s", s);
+	return true;
+}
+
 /* ---- defects of issue 12, one test each ---- */
 
 /* 3: stat -- cmd exits with the command's status, like perf */
@@ -3017,6 +3090,9 @@ static const struct {
 	{ "sysfs_duplicate_hnfs", test_sysfs_duplicate_hnfs },
 	{ "check_topology_files", test_check_topology_files },
 	{ "topo_messages", test_topo_messages },
+	{ "metrics_dir_and_epoch", test_metrics_dir_and_epoch },
+	{ "report_cut_and_dir", test_report_cut_and_dir },
+	{ "check_identifier_text", test_check_identifier_text },
 	{ "stat_perm_hint", test_stat_perm_hint },
 	{ "stat_exit_status", test_stat_exit_status },
 	{ "stat_sigchld_ends_interval", test_stat_sigchld },
