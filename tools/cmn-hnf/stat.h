@@ -99,6 +99,12 @@ void st_report(struct st_ctx *c, struct st_frame *f);
 /* Write the Prometheus text file (atomically); -errno */
 int st_write_prom(struct st_ctx *c, const struct st_frame *f,
 		  const char *path);
+/*
+ * The Prometheus name of metric @m without the cmn_hnf_ prefix, in base
+ * units (slc_miss_ratio, dram_bandwidth_bytes_per_second) and the factor
+ * to them; -ENOENT (the name as is, factor 1) for a unit without a rule
+ */
+int st_prom_name(int m, char *buf, size_t len, double *scale);
 /* The rows of @f ranked by metric @m, highest first, in @out */
 void st_rank(const struct st_frame *f, int m, struct st_unit *out);
 /* "25.00", "1234567", "n/a" */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "../cmn-hnf.h"
+#include "../stat.h"
 #include "fake_perf.h"
 
 static char t_why[1024];
@@ -2440,11 +2441,47 @@ static bool test_stat_mixed_slices(void)
 	return true;
 }
 
+/*
+ * The samples of family @name in the Prometheus text @s: how many, their
+ * sum, and whether one has a label value "all" (a total in the family)
+ */
+static int prom_family(const char *s, const char *name, double *sum, bool *all)
+{
+	size_t len = strlen(name);
+	const char *l;
+	int n = 0;
+
+	*sum = 0;
+	*all = false;
+	for (l = s; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *e = l + len, *nl = strchr(l, '\n');
+
+		if (strncmp(l, name, len) || (*e != '{' && *e != ' '))
+			continue;
+		if (*e == '{') {
+			const char *close = strchr(e, '}');
+
+			if (!close)
+				continue;
+			if (memmem(e, close - e, "=\"all\"", 6))
+				*all = true;
+			e = close + 1;
+		}
+		*sum += strtod(e, NULL);
+		n++;
+		if (!nl)
+			break;
+	}
+	return n;
+}
+
 /* Prometheus text for node_exporter's textfile collector, checked by promtool */
 static bool test_stat_prometheus(void)
 {
 	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], prom[CMN_PATH_LEN], *s;
-	int rc;
+	double sum, secs;
+	bool all;
+	int rc, n;
 
 	T_ASSERT(strcmp(promtool, "missing") && !access(promtool, X_OK),
 		 "no promtool (tests/deps.sh promtool failed)");
@@ -2455,7 +2492,7 @@ static bool test_stat_prometheus(void)
 	snprintf(out, sizeof(out), "%s/textfile", tmproot);
 	mkdirs(out);
 	snprintf(out, sizeof(out), "%s/prom.out", tmproot);
-	rc = fake_run(out, err, "stat -I 10 -n 3 --quiet --per-hnf --prometheus %s slc pocq",
+	rc = fake_run(out, err, "stat -I 10 -n 3 --quiet --per-hnf --prometheus %s slc pocq memory",
 		      prom);
 	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
 	T_ASSERT(!*slurp(out), "--quiet printed: %s", slurp(out));
@@ -2465,27 +2502,83 @@ static bool test_stat_prometheus(void)
 	T_ASSERT(rc == 0, "promtool check metrics: %s", slurp(out));
 	T_ASSERT(!*slurp(out), "promtool complains: %s", slurp(out));
 	s = slurp(prom);
-	T_ASSERT(strstr(s, "# HELP cmn_hnf_slc_miss_rate ") &&
-		 strstr(s, "# TYPE cmn_hnf_slc_miss_rate gauge\n"), "HELP/TYPE: %.300s", s);
-	/* per HN-F labels from the topology; 25 % (hand arithmetic) */
+	T_ASSERT(strstr(s, "# HELP cmn_hnf_hnf_slc_miss_ratio Fraction of ") &&
+		 strstr(s, "# TYPE cmn_hnf_hnf_slc_miss_ratio gauge\n"), "HELP/TYPE: %.300s", s);
+	/* per HN-F labels from the topology; 25 % is 0.25 (hand arithmetic) */
 #define T_H3_LABELS "{pmu=\"arm_cmn_hnf_0\",mesh=\"0\",hnf=\"3\",nodeid=\"0x4d\",x=\"2\",y=\"1\"}"
-	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate" T_H3_LABELS " 25\n"),
+	T_ASSERT(strstr(s, "\ncmn_hnf_hnf_slc_miss_ratio" T_H3_LABELS " 0.25\n"),
 		 "per-HN-F sample: %.600s", s);
-#define T_MESH1_LABELS "{pmu=\"arm_cmn_hnf_1\",mesh=\"1\",hnf=\"all\"}"
-	T_ASSERT(strstr(s, "cmn_hnf_slc_miss_rate" T_MESH1_LABELS " 75"),
+#define T_MESH1_LABELS "{pmu=\"arm_cmn_hnf_1\",mesh=\"1\"}"
+	T_ASSERT(strstr(s, "\ncmn_hnf_mesh_slc_miss_ratio" T_MESH1_LABELS " 0.75\n"),
 		 "mesh sample");
+	T_ASSERT(strstr(s, "\ncmn_hnf_slc_miss_ratio 0.5\n"), "system sample");
 	/* counters since the start: 3 reads x 500 x 2 (scaled), weight 4 */
 	T_ASSERT(strstr(s, "# TYPE cmn_hnf_cache_miss_total counter\n") &&
-		 strstr(s, "cmn_hnf_cache_miss_total" T_H3_LABELS " 3000\n"),
+		 strstr(s, "\ncmn_hnf_cache_miss_total" T_H3_LABELS " 3000\n"),
 		 "counter: %s", strstr(s, "cmn_hnf_cache_miss_total") ?
 		 strstr(s, "cmn_hnf_cache_miss_total") : s);
-	T_ASSERT(strstr(s, "cmn_hnf_running_ratio{pmu=\"all\",mesh=\"all\",hnf=\"all\"} 0.5\n"),
-		 "running ratio");
+	T_ASSERT(!strstr(s, "=\"all\""), "a total sample (label \"all\") in the file");
+	/*
+	 * Summing a family gives the true total: fake_rate() counts 250
+	 * cache_miss per read on mesh 0 and 750 on mesh 1, weighted 1 to 4
+	 * by HN-F: (250 + 750) x (1 + 2 + 3 + 4) x 3 reads.
+	 */
+	n = prom_family(s, "cmn_hnf_cache_miss_total", &sum, &all);
+	T_ASSERT(n == 8 && !all && sum == 30000, "sum(cmn_hnf_cache_miss_total): %d samples, %g",
+		 n, sum);
+	/* 400 mc_reqs per read and HN-F weight, 64 bytes, per second */
+	n = prom_family(s, "cmn_hnf_interval_seconds", &secs, &all);
+	T_ASSERT(n == 1 && secs > 0, "interval_seconds");
+	n = prom_family(s, "cmn_hnf_mesh_dram_bandwidth_bytes_per_second", &sum, &all);
+	T_ASSERT(n == 2 && fabs(sum - 2 * 64 * 400 * 10 / secs) <= sum * 1e-4,
+		 "dram bytes/s: %d samples, sum %g, expected %g", n, sum,
+		 2 * 64 * 400 * 10 / secs);
+	/* the running ratio is per HN-F: no total of it either */
+	n = prom_family(s, "cmn_hnf_running_ratio", &sum, &all);
+	T_ASSERT(n == 8 && !all && T_FEQ(sum, 8 * 0.5), "running ratio: %d, %g", n, sum);
+	/* without --per-hnf the meshes are the finest level */
+	rc = fake_run(out, err, "stat -I 10 -n 3 --quiet --prometheus %s slc", prom);
+	s = slurp(prom);
+	n = prom_family(s, "cmn_hnf_cache_miss_total", &sum, &all);
+	T_ASSERT(rc == 0 && n == 2 && !all && sum == (250 + 750) * 3,
+		 "sum(cmn_hnf_cache_miss_total) per mesh: %d samples, %g", n, sum);
+	T_ASSERT(!strstr(s, "cmn_hnf_hnf_"), "per-HN-F families without --per-hnf");
 	/* a file that cannot be written is an error, not silence */
 	rc = fake_run(out, err, "stat -I 10 -n 1 --quiet --prometheus /nonexistent/dir/x.prom");
 	T_ASSERT(rc == 1 &&
 		 strstr(slurp(err), "--prometheus /nonexistent/dir/x.prom: No such file"),
 		 "unwritable: %d %s", rc, slurp(err));
+	return true;
+}
+
+/* Every metric has a Prometheus name in base units that promtool accepts */
+static bool test_prometheus_names(void)
+{
+	char name[128], f[CMN_PATH_LEN], out[CMN_PATH_LEN];
+	double scale;
+	size_t m;
+	FILE *o;
+
+	T_ASSERT(strcmp(promtool, "missing"), "no promtool");
+	snprintf(f, sizeof(f), "%s/names.prom", tmproot);
+	snprintf(out, sizeof(out), "%s/names.out", tmproot);
+	o = fopen(f, "w");
+	T_ASSERT(o, "cannot write %s", f);
+	for (m = 0; m < cmn_num_metrics; m++) {
+		if (st_prom_name((int)m, name, sizeof(name), &scale)) {
+			fclose(o);
+			T_ASSERT(0, "%s: unit '%s' has no Prometheus rule", cmn_metrics[m].name,
+				 cmn_metrics[m].unit);
+		}
+		T_ASSERT(!strstr(name, "percent") && !strstr(name, "_rate") &&
+			 !strstr(name, "mega") && !strstr(name, "1k"),
+			 "%s: not a base unit: %s", cmn_metrics[m].name, name);
+		fprintf(o, "# HELP cmn_hnf_%s x\n# TYPE cmn_hnf_%s gauge\ncmn_hnf_%s 1\n",
+			name, name, name);
+	}
+	fclose(o);
+	T_ASSERT(sh("%s check metrics < %s > %s 2>&1", promtool, f, out) == 0 && !*slurp(out),
+		 "promtool: %s", slurp(out));
 	return true;
 }
 
@@ -3108,6 +3201,7 @@ static const struct {
 	{ "list_perf_spelling", test_list_perf_spelling },
 	{ "stat_mixed_slices", test_stat_mixed_slices },
 	{ "stat_prometheus", test_stat_prometheus },
+	{ "prometheus_names", test_prometheus_names },
 	{ "top_batch", test_top_batch },
 	{ "top_tmux_golden", test_top_tmux },
 	{ "report_summary", test_report_summary },

@@ -330,7 +330,7 @@ i=0
 got=0
 while [ $i -lt "$M" ]; do
 	pi=$(lc_pmu $i)
-	grep -q "^cmn_hnf_slc_miss_rate{pmu=\"$pi\",mesh=\"${pi##*_}\",hnf=\"all\"} " \
+	grep -q "^cmn_hnf_mesh_slc_miss_ratio{pmu=\"$pi\",mesh=\"${pi##*_}\"} " \
 		/tmp/cmn.prom && got=$((got + 1))
 	i=$((i + 1))
 done
