@@ -2590,16 +2590,19 @@ static bool test_top_tmux(void)
 
 	stat_root();
 	snprintf(out, sizeof(out), "%s/top-tmux.txt", tmproot);
-	rc = sh("%s/top-tmux.sh %s %s/stat %s/golden %s/tmux > %s 2>&1", fixtures,
-		fake_path, tmproot, fixtures, tmproot, out);
+	rc = sh("%s/top-tmux.sh %s %s/stat %s/golden %s/tmux %s/../../testing/cmn600-model/meshes > %s 2>&1",
+		fixtures, fake_path, tmproot, fixtures, tmproot, fixtures, out);
 	T_ASSERT(rc == 0, "%s", slurp(out));
 	return true;
 }
 
-/* top --batch: plain frames, the heat in the first character of a cell */
+/*
+ * top --batch: plain frames with every mesh's map, the heat in the first
+ * character of a cell on the absolute scale
+ */
 static bool test_top_batch(void)
 {
-	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], *s;
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], *s, *m1;
 	int rc;
 
 	stat_root();
@@ -2608,17 +2611,34 @@ static bool test_top_batch(void)
 	rc = fake_run(out, err, "top -b -n 2 -I 100 -m pocq_avg_occupancy pocq");
 	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
 	s = slurp(out);
-	/* weights 1..4 of the HN-Fs: 0.2 .. 0.8 entries, coldest to hottest */
-	T_ASSERT(strstr(s, "| H0 0.20   |.H1 0.40   |*H2 0.60   |") &&
-		 strstr(s, "|#H3 0.80   |"), "map: %s", s);
-	T_ASSERT(strstr(s, " 1 m0 H3     0x4d (2,1)     0.80"), "top list: %s", s);
+	/*
+	 * weights 1..4 of the HN-Fs: 0.2 .. 0.8 entries; the scale is 0 to
+	 * 1 (0.8 rounded up), steps of 0.2: H0 in the second step
+	 */
+	T_ASSERT(strstr(s, "|.H0 0.20 ") && strstr(s, "|:H1 0.40 ") &&
+		 strstr(s, "|*H2 0.60 ") && strstr(s, "|#H3 0.80 "), "map: %s", s);
+	T_ASSERT(strstr(s, "0.00 [ ] 0.20 [.] 0.40 [:] 0.60 [*] 0.80 [#] 1.00"),
+		 "scale: %s", s);
+	/* both meshes' maps in each frame */
+	m1 = strstr(s, "\narm_cmn_hnf_1 (3x3)\n");
+	T_ASSERT(strstr(s, "\narm_cmn_hnf_0 (3x3)\n") && m1 && strstr(m1, "|#H3 0.80 "),
+		 "not every mesh's map: %s", s);
+	T_ASSERT(strstr(s, " 1 m0  H3     0x4d (2,1)      0.80"), "top list: %s", s);
 	T_ASSERT(!strchr(s, '\033'), "escape codes in --batch output");
 	T_ASSERT(strstr(strstr(s, "cmn-hnf top") + 1, "cmn-hnf top"), "not two frames");
+	/* relative: each mesh's min to max, 0.2 to 0.8 */
+	rc = fake_run(out, err, "top -b -n 1 -I 100 --scale relative -m pocq_avg_occupancy pocq");
+	s = slurp(out);
+	T_ASSERT(rc == 0 && strstr(s, "|#H3 0.80 ") && strstr(s, "| H0 0.20 ") &&
+		 strstr(s, "relative scale"), "relative: %s", s);
 	/* no terminal, no --batch: a usage error, not a garbled screen */
 	rc = fake_run(out, err, "top < /dev/null");
 	T_ASSERT(rc == 2 && strstr(slurp(err), "needs a terminal"), "no tty: %d", rc);
-	rc = fake_run(out, err, "top -b --pmu 5");
-	T_ASSERT(rc == 2, "--pmu 5 of 2 meshes: %d", rc);
+	rc = fake_run(out, err, "top -b --mesh 5");
+	T_ASSERT(rc == 2, "--mesh 5 of 2 meshes: %d", rc);
+	/* -p is perf's process id: not an option of top */
+	rc = fake_run(out, err, "top -b -n 1 -p 1");
+	T_ASSERT(rc == 2, "-p accepted: %d", rc);
 	rc = fake_run(out, err, "top -b -m bogus");
 	T_ASSERT(rc == 2, "--metric bogus: %d", rc);
 	return true;
@@ -3022,8 +3042,8 @@ static const char *opt_context(const char *cmd, const char *opt)
 		{ "top", "--count", "1 -b -I 100" },
 		{ "top", "-m", "pocq_avg_latency -b -n 1 -I 100" },
 		{ "top", "--metric", "pocq_avg_latency -b -n 1 -I 100" },
-		{ "top", "-p", "1 -b -n 1 -I 100" },
-		{ "top", "--pmu", "1 -b -n 1 -I 100" },
+		{ "top", "--mesh", "1 -b -n 1 -I 100" },
+		{ "top", "--scale", "relative -b -n 1 -I 100" },
 		{ "top", "-t", "3 -b -n 1 -I 100" },
 		{ "top", "--top", "3 -b -n 1 -I 100" },
 		{ "top", "*", "-b -n 1 -I 100" },
