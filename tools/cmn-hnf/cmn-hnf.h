@@ -52,6 +52,8 @@ bool cmn_isatty(FILE *f);
 void cmn_link_base(const char *path, char *buf, size_t len);
 /* True for the modalias of a CMN-600 device (ACPI ARMHC600 or DT arm,cmn-600) */
 bool cmn_is_cmn600_modalias(const char *modalias);
+/* The round number (1, 2, 2.5 or 5 times a power of ten) at or above @v */
+double cmn_nice_ceil(double v);
 /* "0x48", and "0x0" for 0 (printf's %#x prints "0"); @buf of 16 */
 const char *cmn_hex(unsigned int v, char *buf);
 /* Seconds of CLOCK_REALTIME (the Unix epoch), for timestamps */

@@ -568,7 +568,8 @@ static void report_json(const struct rp_run *r, int rank, FILE *out)
 
 int cmd_report(int argc, char **argv, FILE *out)
 {
-	const char *svg = NULL, *rank_name = NULL;
+	static const char *const scales[] = { "absolute", "relative", NULL };
+	const char *svg = NULL, *rank_name = NULL, *scale = "absolute";
 	bool json = false;
 	long top = 10;
 	const struct cmn_opt opts[] = {
@@ -580,6 +581,11 @@ int cmd_report(int argc, char **argv, FILE *out)
 		  "(default: the first metric of the file)" },
 		{ 't', "top", "N", CMN_OPT_LONG, &top, 0, 1000000, .help =
 		  "HN-Fs in the ranking (default 10, 0: all)" },
+		{ 0x102, "scale", "HOW", CMN_OPT_CHOICE, &scale, .choices = scales,
+		  .help = "--svg heat map colours: absolute (default: a %\n"
+		  "metric on 0-100 %, others from 0 to the hottest\n"
+		  "HN-F of all meshes) or relative (each mesh's\n"
+		  "min to max)" },
 		{ 0 },
 	};
 	const struct cmn_cmd cmd = {
@@ -631,7 +637,8 @@ int cmd_report(int argc, char **argv, FILE *out)
 		report_text(&r, rank, top, out);
 	ret = 0;
 	if (svg) {
-		ret = rp_svg(&r, rank, svg, why, sizeof(why));
+		ret = rp_svg(&r, rank, !strcmp(scale, "relative"), svg, why,
+			     sizeof(why));
 		if (ret) {
 			fprintf(stderr, "%s report: --svg %s: %s\n", cmn_prog, svg, why);
 			ret = 1;

@@ -4,7 +4,8 @@
  * external resources. One time-series panel per metric (each mesh and the
  * total; the threshold dashed, the total's intervals past it shaded), then
  * per mesh a heat map of the HN-Fs on the mesh coloured by the ranking
- * metric over the whole run.
+ * metric over the whole run, on a scale shared by all meshes (absolute)
+ * or each mesh's own (relative), with its bounds drawn.
  */
 #include <errno.h>
 #include <math.h>
@@ -252,11 +253,31 @@ static void heat_color(double f, char *buf, size_t len)
 	snprintf(buf, len, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
+/* The heat scale over the HN-Fs of @pmu, or of every mesh (NULL) */
+static void heat_range(const struct rp_run *r, int rank, const char *pmu,
+		       double *lo, double *hi)
+{
+	double v;
+	int i;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (i = 0; i < r->nunits; i++) {
+		if (r->units[i].hnf < 0 || (pmu && strcmp(r->units[i].pmu, pmu)))
+			continue;
+		v = rp_run_value(&r->units[i], rank);
+		if (isnan(v) || isinf(v))
+			continue;
+		*lo = fmin(*lo, v);
+		*hi = fmax(*hi, v);
+	}
+}
+
 /* The HN-Fs of mesh @pmu on its grid; returns the height used */
 static double draw_heatmap(FILE *o, const struct rp_run *r, int rank,
-			   const char *pmu, double y0)
+			   bool relative, const char *pmu, double y0)
 {
-	double lo = INFINITY, hi = -INFINITY, v, x0 = PLOT_L;
+	double lo, hi, v, x0 = PLOT_L;
 	int i, mx = 0, my = 0, x, y, k, slot[8][8];
 	char col[16], val[32], attrs[64];
 
@@ -273,15 +294,20 @@ static double draw_heatmap(FILE *o, const struct rp_run *r, int rank,
 			continue;
 		mx = u->x + 1 > mx ? u->x + 1 : mx;
 		my = u->y + 1 > my ? u->y + 1 : my;
-		v = rp_run_value(u, rank);
-		if (!isnan(v)) {
-			lo = fmin(lo, v);
-			hi = fmax(hi, v);
-		}
 	}
 	if (mx < 1 || my < 1 || mx > 8 || my > 8)
 		return 0;
-	fprintf(o, "<g class=\"heatmap\" id=\"heatmap-%s\">\n", pmu);
+	/* absolute: one scale for every mesh, a % metric on 0 to 100 */
+	heat_range(r, rank, relative ? pmu : NULL, &lo, &hi);
+	if (!relative && !strcmp(cmn_metrics[rank].unit, "%")) {
+		lo = 0;
+		hi = 100;
+	} else if (!relative) {
+		lo = isinf(lo) ? 0 : fmin(lo, 0);
+		hi = isinf(hi) ? lo + 1 : lo + cmn_nice_ceil(hi - lo);
+	}
+	fprintf(o, "<g class=\"heatmap\" id=\"heatmap-%s\" data-scale=\"%s\" data-lo=\"%g\" data-hi=\"%g\">\n",
+		pmu, relative ? "relative" : "absolute", lo, hi);
 	svg_text(o, x0, y0 + 18, "font-size=\"15\" font-weight=\"bold\"", "start",
 		 "%s: HN-Fs by %s over the run (%s), y grows upwards", pmu,
 		 cmn_metrics[rank].name, cmn_metrics[rank].unit);
@@ -326,22 +352,28 @@ static double draw_heatmap(FILE *o, const struct rp_run *r, int rank,
 		svg_text(o, cx + (CELL - 10) / 4.0, cy + 26, "font-size=\"9\"", "middle",
 			 "%s", val);
 	}
-	/* the colour scale */
+	/* the colour scale, its bounds and what it is */
 	for (k = 0; k <= 20; k++) {
 		heat_color(k / 20.0, col, sizeof(col));
 		snprintf(attrs, sizeof(attrs), "fill=\"%s\"", col);
 		svg_rect(o, x0 + 30 + mx * CELL + 30, y0 + (20 - k) * 8.0, 12, 8, attrs);
 	}
-	st_value_str(isinf(hi) ? NAN : hi, val, sizeof(val));
-	svg_text(o, x0 + 30 + mx * CELL + 48, y0 + 8, "font-size=\"11\"", "start", "%s", val);
-	st_value_str(isinf(lo) ? NAN : lo, val, sizeof(val));
-	svg_text(o, x0 + 30 + mx * CELL + 48, y0 + 168, "font-size=\"11\"", "start", "%s", val);
+	for (k = 0; k <= 4; k++) {
+		v = lo + (hi - lo) * k / 4;
+		st_value_str(isinf(lo) || isinf(hi) ? NAN : v, val, sizeof(val));
+		svg_text(o, x0 + 30 + mx * CELL + 48, y0 + 172 - k * 40.0,
+			 "class=\"scale\" font-size=\"11\"", "start", "%s%s%s", val,
+			 k == 4 ? " " : "", k == 4 ? cmn_metrics[rank].unit : "");
+	}
+	svg_text(o, x0 + 30 + mx * CELL + 30, y0 + 192, "font-size=\"11\" fill=\"#555\"",
+		 "start", "%s", relative ? "relative: this mesh's min to max" :
+		 "absolute: the same scale on every mesh");
 	fputs("</g>\n", o);
-	return 30 + my * CELL + 30 > 210 ? 30 + my * CELL + 30 : 210;
+	return 30 + my * CELL + 30 > 230 ? 30 + my * CELL + 30 : 230;
 }
 
-int rp_svg(const struct rp_run *r, int rank, const char *path, char *why,
-	   size_t why_len)
+int rp_svg(const struct rp_run *r, int rank, bool relative, const char *path,
+	   char *why, size_t why_len)
 {
 	const char *pmus[CMN_MAX_PMUS];
 	int npmu = 0, i, k, m, ret = 0;
@@ -377,7 +409,7 @@ int rp_svg(const struct rp_run *r, int rank, const char *path, char *why,
 		y += PANEL_H;
 	}
 	for (k = 0; rank >= 0 && k < npmu; k++)
-		y += draw_heatmap(b, r, rank, pmus[k], y) + 10;
+		y += draw_heatmap(b, r, rank, relative, pmus[k], y) + 10;
 	if (fclose(b)) {
 		free(body);
 		snprintf(why, why_len, "out of memory");

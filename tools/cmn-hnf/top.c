@@ -152,19 +152,6 @@ struct heat {
 	double lo, hi;
 };
 
-/* The round number (1, 2, 2.5 or 5 times a power of ten) at or above @v */
-static double nice_ceil(double v)
-{
-	static const double m[] = { 1, 2, 2.5, 5, 10 };
-	double p = pow(10, floor(log10(v)));
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(m); i++)
-		if (m[i] * p >= v * (1 - 1e-12))
-			return m[i] * p;
-	return 10 * p;
-}
-
 static void heat_scale(const struct top *t, struct heat *h)
 {
 	const struct st_frame *f = &t->last;
@@ -192,7 +179,7 @@ static void heat_scale(const struct top *t, struct heat *h)
 	h->lo = isinf(h->lo) ? 0 : fmin(h->lo, 0);
 	if (isinf(h->hi) || !(h->hi > h->lo))
 		h->hi = h->lo + 1;
-	h->hi = h->lo + nice_ceil(h->hi - h->lo);
+	h->hi = h->lo + cmn_nice_ceil(h->hi - h->lo);
 }
 
 static int heat_step(double v, const struct heat *h)

@@ -170,6 +170,20 @@ bool cmn_is_cmn600_modalias(const char *modalias)
 	return strstr(modalias, "ARMHC600") || strstr(modalias, "arm,cmn-600");
 }
 
+double cmn_nice_ceil(double v)
+{
+	static const double m[] = { 1, 2, 2.5, 5, 10 };
+	double p = pow(10, floor(log10(v)));
+	size_t i;
+
+	if (!(v > 0) || isinf(v))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(m); i++)
+		if (m[i] * p >= v * (1 - 1e-12))
+			return m[i] * p;
+	return 10 * p;
+}
+
 const char *cmn_hex(unsigned int v, char *buf)
 {
 	snprintf(buf, 16, "0x%x", v);

@@ -2739,6 +2739,57 @@ static bool test_report_svg(void)
 	return true;
 }
 
+/* The fill of every HN-F cell of the SVG @svg, "pmu:hnf=fill" per line, in @out */
+static int svg_fills(const char *svg, const char *out)
+{
+	return sh("sed -n 's/.*<rect class=\"hnf\".* fill=\"\\([^\"]*\\)\"[^>]*><title>\\([^ ]*\\) HN-F \\([0-9]*\\) .*/\\2:\\3=\\1/p' %s > %s",
+		  svg, out);
+}
+
+/*
+ * issue 20, 3: the heat map's colours are on one absolute scale for every
+ * mesh: slc_miss_rate is 25 % on every HN-F of mesh 0 and 75 % on mesh 1
+ * (fake_rate()), so the meshes must differ, and the scale is 0 to 100 %;
+ * --scale relative gives each mesh its own min to max.
+ */
+static bool test_report_svg_scale(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN], svg[CMN_PATH_LEN];
+	char f0[64] = "", f1[64] = "", *s, *l;
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/svgs.out", tmproot);
+	snprintf(err, sizeof(err), "%s/svgs.err", tmproot);
+	snprintf(run, sizeof(run), "%s/svgs.jsonl", tmproot);
+	snprintf(svg, sizeof(svg), "%s/svgs.svg", tmproot);
+	rc = fake_run(run, err, "stat -I 10 -n 3 --per-hnf --json slc");
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(out, err, "report %s --svg %s --rank slc_miss_rate", run, svg);
+	T_ASSERT(rc == 0, "report: exit %d: %s", rc, slurp(err));
+	s = slurp(svg);
+	T_ASSERT(strstr(s, "id=\"heatmap-arm_cmn_hnf_0\" data-scale=\"absolute\" data-lo=\"0\" data-hi=\"100\"") &&
+		 strstr(s, "id=\"heatmap-arm_cmn_hnf_1\" data-scale=\"absolute\" data-lo=\"0\" data-hi=\"100\""),
+		 "not one 0-100 %% scale: %.400s", strstr(s, "class=\"heatmap\"") ?
+		 strstr(s, "class=\"heatmap\"") : s);
+	T_ASSERT(strstr(s, ">100.00 %</text>") && strstr(s, "absolute: the same scale"),
+		 "the scale's bounds are not drawn");
+	T_ASSERT(svg_fills(svg, out) == 0, "sed");
+	for (l = strtok(slurp(out), "\n"); l; l = strtok(NULL, "\n")) {
+		char *fill = strchr(l, '=') + 1, *dst = !strncmp(l, "arm_cmn_hnf_0:", 14) ? f0 : f1;
+
+		if (!*dst)
+			snprintf(dst, 64, "%s", fill);
+		T_ASSERT(!strcmp(dst, fill), "one mesh, one value, two colours: %s", l);
+	}
+	T_ASSERT(*f0 && *f1 && strcmp(f0, f1), "25 %% and 75 %% in the same colour %s", f0);
+	rc = fake_run(out, err, "report %s --svg %s --rank slc_miss_rate --scale relative",
+		      run, svg);
+	T_ASSERT(rc == 0 && strstr(slurp(svg), "data-scale=\"relative\" data-lo=\"75\" data-hi=\"75\""),
+		 "relative: %d", rc);
+	return true;
+}
+
 /*
  * report --svg in a real browser: headless Chromium renders the SVG to a
  * PNG of the SVG's size, which must show the threshold bands and both
@@ -3052,6 +3103,7 @@ static const char *opt_context(const char *cmd, const char *opt)
 		{ "report", "--rank", "pocq_avg_latency @/run.jsonl" },
 		{ "report", "-t", "3 @/run.jsonl" },
 		{ "report", "--top", "3 @/run.jsonl" },
+		{ "report", "--scale", "relative @/run.jsonl" },
 		{ "report", "*", "@/run.jsonl" },
 		{ "metrics", "--format", "perf-json" },
 		{ "metrics", "-f", "perf-json" },
@@ -3226,6 +3278,7 @@ static const struct {
 	{ "top_tmux_golden", test_top_tmux },
 	{ "report_summary", test_report_summary },
 	{ "report_svg", test_report_svg },
+	{ "report_svg_scale", test_report_svg_scale },
 	{ "man_pages_match_help", test_man_pages },
 	{ "bash_completion", test_bash_completion },
 	{ "install", test_install },
