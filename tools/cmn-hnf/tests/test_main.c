@@ -3107,8 +3107,8 @@ static const char *opt_context(const char *cmd, const char *opt)
 		{ "report", "*", "@/run.jsonl" },
 		{ "metrics", "--format", "perf-json" },
 		{ "metrics", "-f", "perf-json" },
-		{ "metrics", "--output-dir", "@/perf -f perf-json" },
-		{ "metrics", "-o", "@/perf -f perf-json" },
+		{ "metrics", "--output-dir", "@ -f perf-json" },
+		{ "metrics", "-o", "@ -f perf-json" },
 		{ "metrics", "--exact-compat", "-f perf-json" },
 	};
 	size_t i;
