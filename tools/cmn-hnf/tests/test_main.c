@@ -33,6 +33,7 @@ static const char *tool_path;
 static const char *fake_path;	/* cmn-hnf-fake: the tool on the fake PMU */
 static const char *promtool = "missing";
 static const char *ksrc = "missing";	/* kernel source, for jevents.py */
+static const char *ksrc61 = "missing";	/* 6.1's, for --exact-compat */
 static const char *man_dir;	/* the man pages built by rst2man */
 static const char *src_dir;	/* tools/cmn-hnf */
 static const char *out_dir;	/* the build directory (O=) */
@@ -1281,6 +1282,26 @@ static bool test_perf_json_jevents(void)
 	rc = sh("%s/jevents.sh %s %s %s/jevents-exact --exact-compat > %s 2>&1",
 		fixtures, ksrc, tool_path, tmproot, out);
 	T_ASSERT(rc == 0, "--exact-compat: %s", slurp(out));
+	return true;
+}
+
+/*
+ * issue 20, 9: --exact-compat is for perf before 6.6 (Debian 12's 6.1):
+ * the export through 6.1's own jevents.py, whose tables hold metrics as
+ * events, every metric matching every known identifier by strcmp()
+ */
+static bool test_perf_json_jevents_61(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	T_ASSERT(strcmp(ksrc61, "missing"), "no 6.1 kernel source (tests/deps.sh ksrc 6.1 failed)");
+	snprintf(out, sizeof(out), "%s/jevents61.txt", tmproot);
+	rc = sh("grep -q 'struct pmu_metric' %s/tools/perf/pmu-events/pmu-events.h", ksrc61);
+	T_ASSERT(rc == 1, "%s is not perf 6.1's layout", ksrc61);
+	rc = sh("%s/jevents.sh %s %s %s/jevents61 --exact-compat > %s 2>&1",
+		fixtures, ksrc61, tool_path, tmproot, out);
+	T_ASSERT(rc == 0, "6.1, --exact-compat: %s", slurp(out));
 	return true;
 }
 
@@ -3235,6 +3256,7 @@ static const struct {
 	{ "telemetry_shape", test_telemetry_shape },
 	{ "perf_json_shape", test_perf_json_shape },
 	{ "perf_json_jevents", test_perf_json_jevents },
+	{ "perf_json_jevents_61", test_perf_json_jevents_61 },
 	{ "sha1", test_sha1 },
 	{ "stat_mesh_metrics", test_stat_mesh },
 	{ "stat_groups", test_stat_groups },
@@ -3296,11 +3318,11 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		static const char *const names[] = {
 			"--tool", "--promtool", "--fake", "--doc", "--fixtures", "--only",
-			"--ksrc", "--man", "--src", "--out",
+			"--ksrc", "--man", "--src", "--out", "--ksrc61",
 		};
 		const char **dest[] = {
 			&tool_path, &promtool, &fake_path, &doc_path, &fixtures, &only,
-			&ksrc, &man_dir, &src_dir, &out_dir,
+			&ksrc, &man_dir, &src_dir, &out_dir, &ksrc61,
 		};
 		size_t k;
 
