@@ -3213,6 +3213,45 @@ static bool test_docs(void)
 	return true;
 }
 
+/* A file of the repository, found from --doc (Documentation/...) */
+static const char *repo_file(const char *rel)
+{
+	static char p[CMN_PATH_LEN];
+	char *slash;
+
+	snprintf(p, sizeof(p), "%s", doc_path);
+	slash = strrchr(p, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(p + strlen(p), sizeof(p) - strlen(p), "/../%s", rel);
+	return p;
+}
+
+/*
+ * issue 20, 9: the README leads to top, report, --prometheus and its unit,
+ * and says how to get the tree; the package description claims nothing
+ * topdown-tool does not do
+ */
+static bool test_readme_and_package(void)
+{
+	static const char *const words[] = {
+		"cmn-hnf top", "cmn-hnf report", "--prometheus",
+		"cmn-hnf-prometheus.service", "\ngit clone ", "sudo cmn-hnf check",
+	};
+	char *s;
+	size_t i;
+
+	s = slurp(repo_file("README.md"));
+	T_ASSERT(*s, "cannot read %s", repo_file("README.md"));
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		T_ASSERT(strstr(s, words[i]), "README.md does not mention '%s'", words[i]);
+	s = slurp(repo_file("debian/control"));
+	T_ASSERT(*s, "cannot read %s", repo_file("debian/control"));
+	T_ASSERT(!strstr(s, "topdown-tool"), "debian/control names topdown-tool: %s",
+		 strstr(s, "topdown-tool") - 80);
+	return true;
+}
+
 /* Run only by "make test-browser" (--browser), not by "make test" */
 static const struct {
 	const char *name;
@@ -3307,6 +3346,7 @@ static const struct {
 	{ "systemd_unit", test_systemd_unit },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
+	{ "readme_and_package", test_readme_and_package },
 };
 
 int main(int argc, char **argv)
