@@ -24,6 +24,7 @@
 #define CMN_MAX_FORMATS		16
 #define CMN_MAX_RANGES		4
 #define CMN_MAX_TERMS		8
+#define CMN_MAX_METRICS		64	/* metrics.def and the user's */
 #define CMN_NAME_LEN		64
 #define CMN_PATH_LEN		4096
 
@@ -139,7 +140,17 @@ const char *cmn_jv_str(const struct cmn_jv *v);	/* NULL unless a string */
 
 /* ---- opts.c: the option parser of every command ---- */
 
-enum cmn_opt_type { CMN_OPT_FLAG, CMN_OPT_LONG, CMN_OPT_STR, CMN_OPT_CHOICE };
+enum cmn_opt_type {
+	CMN_OPT_FLAG, CMN_OPT_LONG, CMN_OPT_STR, CMN_OPT_CHOICE,
+	CMN_OPT_LIST,		/* repeatable: dest is a struct cmn_strlist */
+};
+
+#define CMN_MAX_LIST		32
+
+struct cmn_strlist {
+	int n;
+	const char *v[CMN_MAX_LIST];
+};
 
 struct cmn_opt {
 	int key;		/* short option letter, or a code >= 0x100 */
@@ -153,7 +164,7 @@ struct cmn_opt {
 	const char *help;	/* "\n" continues on the next help line */
 };
 
-#define CMN_MAX_OPTS		24
+#define CMN_MAX_OPTS		32
 
 struct cmn_cmd {
 	const char *name;
@@ -252,8 +263,19 @@ struct cmn_event_group {
 
 extern const struct cmn_metric_group cmn_metric_groups[];
 extern const size_t cmn_num_metric_groups;
-extern const struct cmn_metric cmn_metrics[];
-extern const size_t cmn_num_metrics;
+/*
+ * The metrics of metrics.def, then those a command line adds (stat -e and
+ * --metric): cmn_num_builtin_metrics of them are metrics.def's.
+ */
+extern struct cmn_metric cmn_metrics[CMN_MAX_METRICS];
+extern size_t cmn_num_metrics;
+extern const size_t cmn_num_builtin_metrics;
+
+/* Add a metric (its strings are copied); its index, or -E2BIG */
+int cmn_metric_add(const char *name, const char *group, const char *formula,
+		   const char *unit, const char *desc);
+/* Forget the metrics added since the start (the unit tests run stat often) */
+void cmn_metrics_reset(void);
 extern const struct cmn_event_group cmn_event_groups[];
 extern const size_t cmn_num_event_groups;
 
@@ -390,7 +412,7 @@ void cmn_pmu_event_spelling(const struct cmn_pmu *pmu, const char *name,
  * when not counted.
  */
 struct cmn_counts {
-	double v[32][CMN_MAX_TERMS];
+	double v[CMN_MAX_METRICS][CMN_MAX_TERMS];
 	double cycles;		/* dtc_cycles; NaN when not counted */
 	int ncycles;		/* parts summed into cycles */
 	double seconds;
@@ -413,6 +435,7 @@ struct cmn_terms {
 
 /* The names of metric @m (cached) */
 const struct cmn_terms *cmn_metric_terms(int m);
+void cmn_metric_terms_reset(void);
 
 /*
  * The system calls stat uses, replaceable so that the unit tests can run

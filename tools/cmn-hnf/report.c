@@ -599,7 +599,7 @@ int cmd_report(int argc, char **argv, FILE *out)
 		"Metrics named after the file restrict the summary and the charts.",
 	};
 	struct rp_run r;
-	bool sel[32];
+	bool sel[CMN_MAX_METRICS];
 	char why[1024];
 	int ret, first, rank, m;
 

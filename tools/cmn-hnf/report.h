@@ -15,7 +15,7 @@ struct rp_unit {
 	char pmu[CMN_NAME_LEN];
 	int hnf, nodeid, x, y;
 	int mesh_x, mesh_y;		/* mesh units, when recorded */
-	double *v[32];			/* per metric, per interval; NaN: none */
+	double *v[CMN_MAX_METRICS];			/* per metric, per interval; NaN: none */
 	int nint;
 	double seconds;			/* summed interval lengths */
 	int nev;
@@ -34,7 +34,7 @@ struct rp_run {
 	double epoch0;			/* Unix time of time 0 */
 	int nunits, cap_units;
 	struct rp_unit *units;
-	bool present[32];		/* metrics with values in the file */
+	bool present[CMN_MAX_METRICS];		/* metrics with values in the file */
 };
 
 struct rp_stat {

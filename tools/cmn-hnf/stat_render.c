@@ -22,6 +22,11 @@ static void leaf_counts(struct st_ctx *c, int p, int h, double seconds,
 	out->seconds = seconds;
 	out->cycles = NAN;
 	out->ncycles = 1;
+	/* a stat -e event of another mesh: no value here, not 0 */
+	for (m = (int)cmn_num_builtin_metrics; m < (int)cmn_num_metrics; m++)
+		if (!st_metric_on_pmu(c, m, p))
+			for (t = 0; t < CMN_MAX_TERMS; t++)
+				out->v[m][t] = NAN;
 	for (i = 0; i < c->ngroups; i++) {
 		struct st_group *g = &c->groups[i];
 
@@ -34,7 +39,7 @@ static void leaf_counts(struct st_ctx *c, int p, int h, double seconds,
 		if (g->hnf != h)
 			continue;
 		for (m = 0; m < (int)cmn_num_metrics; m++) {
-			if (!(g->mmask & (1U << m)))
+			if (!(g->mmask & (1ULL << m)))
 				continue;
 			terms = cmn_metric_terms(m);
 			for (t = 0; t < terms->n; t++) {
@@ -64,6 +69,20 @@ const char *st_value_str(double v, char *buf, size_t len)
 
 /* ---- frames ---- */
 
+/* Add mesh @p to the total, but for the events it does not count */
+static void add_counted(const struct st_ctx *c, int p, struct cmn_counts *total,
+			const struct cmn_counts *mesh)
+{
+	struct cmn_counts tmp = *mesh;
+	int m, t;
+
+	for (m = (int)cmn_num_builtin_metrics; m < (int)cmn_num_metrics; m++)
+		if (!st_metric_on_pmu(c, m, p))
+			for (t = 0; t < CMN_MAX_TERMS; t++)
+				tmp.v[m][t] = 0;
+	cmn_counts_add(total, &tmp);
+}
+
 /* The counts of every unit of an interval; cumulative ones in @cum */
 static int frame_units(struct st_ctx *c, struct st_frame *f, bool cumulative,
 		       struct st_unit *rows, struct cmn_counts *mesh,
@@ -86,7 +105,7 @@ static int frame_units(struct st_ctx *c, struct st_frame *f, bool cumulative,
 		} else {
 			leaf_counts(c, p, -1, f->seconds, cumulative, &mesh[p]);
 		}
-		cmn_counts_add(total, &mesh[p]);
+		add_counted(c, p, total, &mesh[p]);
 	}
 	return n;
 }
@@ -326,22 +345,52 @@ static void report_json(struct st_ctx *c, struct st_frame *f)
 #define ST_CSV_HEADER \
 	"time,epoch,pmu,hnf,nodeid,kind,name,value,unit,running_pct,flagged\n"
 
+/* A CSV field: quoted when it holds the separator or a quote */
+static void csv_field(FILE *out, const char *s, char sep)
+{
+	if (!strchr(s, sep) && !strchr(s, '"')) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* One row: the unit's columns, then kind, name, value, unit, running, flag */
+static void csv_row(struct st_ctx *c, const char *pre, const char *kind,
+		    const char *name, const char *v, const char *unit, double run,
+		    bool flag)
+{
+	const char sep = c->o.sep;
+
+	fprintf(c->out, "%s%c%s%c", pre, sep, kind, sep);
+	csv_field(c->out, name, sep);
+	fprintf(c->out, "%c%s%c", sep, v, sep);
+	csv_field(c->out, unit, sep);
+	fprintf(c->out, "%c%.1f%c%d\n", sep, run, sep, flag);
+}
+
 static void csv_unit(struct st_ctx *c, const struct st_frame *f,
 		     const char *pmu, int p, int h, const struct cmn_counts *cn)
 {
 	struct unit_event ev[ST_MAX_EVENTS];
+	const char sep = c->o.sep;
 	char pre[160], v[64];
-	FILE *out = c->out;
 	int m, k, n;
 	double x;
 
 	if (h >= 0)
-		snprintf(pre, sizeof(pre), "%.3f,%.3f,%s,%d,0x%x", f->time,
-			 f->epoch, pmu, c->pmus[p].topo.hnf[h].lid,
+		snprintf(pre, sizeof(pre), "%.3f%c%.3f%c%s%c%d%c0x%x", f->time, sep,
+			 f->epoch, sep, pmu, sep, c->pmus[p].topo.hnf[h].lid, sep,
 			 c->pmus[p].topo.hnf[h].nodeid);
 	else
-		snprintf(pre, sizeof(pre), "%.3f,%.3f,%s,all,", f->time,
-			 f->epoch, pmu);
+		snprintf(pre, sizeof(pre), "%.3f%c%.3f%c%s%call%c", f->time, sep,
+			 f->epoch, sep, pmu, sep, sep);
 	for (m = 0; m < (int)cmn_num_metrics; m++) {
 		if (!c->o.sel[m])
 			continue;
@@ -350,8 +399,7 @@ static void csv_unit(struct st_ctx *c, const struct st_frame *f,
 			v[0] = '\0';
 		else
 			snprintf(v, sizeof(v), "%.6f", x);
-		fprintf(out, "%s,metric,%s,%s,%s,%.1f,%d\n", pre,
-			cmn_metrics[m].name, v, cmn_metrics[m].unit,
+		csv_row(c, pre, "metric", cmn_metrics[m].name, v, cmn_metrics[m].unit,
 			cn->running * 100.0,
 			cmn_threshold_hit(cmn_metrics[m].threshold, x));
 	}
@@ -361,18 +409,20 @@ static void csv_unit(struct st_ctx *c, const struct st_frame *f,
 			v[0] = '\0';
 		else
 			snprintf(v, sizeof(v), "%.0f", ev[k].v);
-		fprintf(out, "%s,event,%s,%s,%s,%.1f,0\n", pre, ev[k].name, v,
+		csv_row(c, pre, "event", ev[k].name, v,
 			!strcmp(ev[k].name, CMN_DTC_CYCLES) ? "cycles" : "events",
-			cn->running * 100.0);
+			cn->running * 100.0, false);
 	}
 }
 
 static void report_csv(struct st_ctx *c, struct st_frame *f)
 {
+	const char *hd = ST_CSV_HEADER;
 	int h, p;
 
 	if (!c->csv_header_done) {
-		fputs(ST_CSV_HEADER, c->out);
+		for (; *hd; hd++)
+			fputc(*hd == ',' ? c->o.sep : *hd, c->out);
 		c->csv_header_done = true;
 	}
 	for (h = 0; h < f->nrows; h++)
@@ -666,7 +716,8 @@ static void prom_write(struct st_ctx *c, const struct st_frame *f,
 		mesh[i] = (struct st_unit){ .p = i, .h = -1, .cn = f->mesh[i] };
 	total.cn = f->total;
 	for (m = 0; m < (int)cmn_num_metrics; m++) {
-		if (!c->o.sel[m])
+		/* stat -e: an event's count is its counter below, not a gauge */
+		if (!c->o.sel[m] || !strcmp(cmn_metrics[m].unit, "events"))
 			continue;
 		if (f->nrows)
 			prom_gauge(o, c, m, "hnf_", "per HN-F", f->rows, f->nrows);

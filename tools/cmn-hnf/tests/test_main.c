@@ -616,7 +616,8 @@ static bool test_metrics_def(void)
 	size_t i, j, g;
 	int n, t;
 
-	T_ASSERT(cmn_num_metrics > 0 && cmn_num_metrics <= 32, "metric count");
+	T_ASSERT(cmn_num_metrics > 0 && cmn_num_metrics <= CMN_MAX_METRICS / 2,
+		 "metric count");
 	for (i = 0; i < cmn_num_metrics; i++) {
 		const struct cmn_metric *m = &cmn_metrics[i];
 		const char *p;
@@ -818,7 +819,7 @@ static bool test_threshold(void)
 
 static bool test_metric_select(void)
 {
-	bool sel[32];
+	bool sel[CMN_MAX_METRICS];
 	char why[128];
 	char *argv[2];
 	size_t i;
@@ -2141,6 +2142,158 @@ static bool test_stat_print_perf_quoting(void)
 	return true;
 }
 
+/* Lines of @s holding @a and @b, like grep -c */
+static int lines_with(const char *s, const char *a, const char *b)
+{
+	const char *l, *nl;
+	int n = 0;
+
+	for (l = s; *l; l = nl + 1) {
+		char line[1024];
+
+		nl = strchr(l, '\n');
+		if (!nl)
+			nl = l + strlen(l);
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - l), l);
+		n += strstr(line, a) && (!b || strstr(line, b));
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Any event, not only metrics: stat -e with aliases, perf's PMU/terms/
+ * spelling, occupid and one HN-F by bynodeid/nodeid; values from
+ * fake_rate() (scaled back from half the time)
+ */
+static bool test_stat_events(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	const struct cmn_event *tx = cmn_event_find("hnf_txdat_stall");
+	char f[CMN_PATH_LEN], *s;
+	int rc, i;
+	bool occ = false, node = false, other = false, txd = false;
+
+	T_ASSERT(tx, "no hnf_txdat_stall in the event table");
+	stat_root();
+	nfev = 0;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-e.csv", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "-x", ";", "-e",
+		     "slc_miss,hnf_txdat_stall,pocq_occupancy/occupid=2/", "-e",
+		     "arm_cmn_hnf_1/slc_miss,bynodeid=1,nodeid=0x28/", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++) {
+		uint64_t cfg = fev[i].attr.config;
+
+		occ |= cfg == 0x20f;
+		txd |= cfg == (uint64_t)tx->eventid;
+		if (cfg == (0x1 | 1 << 12 | 0x28 << 16))
+			node = true, other |= fev[i].attr.type != 10;
+		/* no default metric was counted */
+		T_ASSERT(cfg == 0x1 || cfg == 0x20f || cfg == (uint64_t)tx->eventid ||
+			 cfg == (0x1 | 1 << 12 | 0x28 << 16),
+			 "an event not asked for: config 0x%llx", (unsigned long long)cfg);
+	}
+	T_ASSERT(occ && txd, "pocq_occupancy,occupid=2 (0x20f) or hnf_txdat_stall not opened");
+	T_ASSERT(node && !other, "the HN-F 0x28 event not opened on arm_cmn_hnf_1 alone");
+	s = slurp(f);
+	T_ASSERT(strstr(s, "time;epoch;pmu;"), "-x ';': %s", s);
+	/* 250 and 750 per read; occupancy 20000; HN-F 0x28 weighs 2: 1500 */
+	T_ASSERT(lines_with(s, ";arm_cmn_hnf_0;all;;metric;slc_miss;250.000000;events;", NULL) == 1 &&
+		 lines_with(s, ";total;all;;metric;slc_miss;1000.000000;events;", NULL) == 1,
+		 "slc_miss: %s", s);
+	T_ASSERT(lines_with(s, ";arm_cmn_hnf_1;all;;metric;pocq_occupancy/occupid=2/;20000.000000;", NULL) == 1,
+		 "occupid=2: %s", s);
+	T_ASSERT(lines_with(s, ";arm_cmn_hnf_1;all;;metric;arm_cmn_hnf_1/slc_miss,bynodeid=1,nodeid=0x28/;1500.000000;", NULL) == 1 &&
+		 lines_with(s, ";arm_cmn_hnf_0;all;;metric;arm_cmn_hnf_1/slc_miss,bynodeid=1,nodeid=0x28/;;", NULL) == 1 &&
+		 lines_with(s, ";total;all;;metric;arm_cmn_hnf_1/slc_miss,bynodeid=1,nodeid=0x28/;1500.000000;", NULL) == 1,
+		 "one HN-F of mesh 1: %s", s);
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "-e", "slc_miss_rate", "--print-perf", NULL) == 2 &&
+		 run_cmd(cmd_stat, f, "stat", "-e", "a/b", "--print-perf", NULL) == 2 &&
+		 run_cmd(cmd_stat, f, "stat", "-e", "arm_cmn_hnf/occupid=1/", "--print-perf", NULL) == 2 &&
+		 run_cmd(cmd_stat, f, "stat", "--per-hnf", "-e", "arm_cmn_hnf/slc_miss,bynodeid=1,nodeid=0x8/",
+			 "--print-perf", NULL) == 2, "a bad -e accepted");
+	T_ASSERT(run_cmd(cmd_stat, f, "stat", "-e", "no_such_event", "--print-perf", NULL) == 1,
+		 "an unknown event counted");
+	return true;
+}
+
+/* --metric NAME=FORMULA: a formula of one's own, checked */
+static bool test_stat_user_metric(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	static const char *const bad[] = {
+		"x", "=a", "1x=cache_miss", "y=bogus_event", "slc_miss_rate=cache_miss",
+		"z=cache_miss +", "all=cache_miss",
+	};
+	char f[CMN_PATH_LEN];
+	size_t i;
+	int rc;
+
+	stat_root();
+	nfev = 0;
+	cmn_perf_ops = &fake_ops;
+	snprintf(f, sizeof(f), "%s/stat-m.json", tmproot);
+	rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "--json", "--metric",
+		     "my_hits=sf_hit / slc_sf_cache_access", "-M",
+		     "occ=pocq_occupancy / dtc_cycles * 2", NULL);
+	cmn_perf_ops = saved;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	/* sf_hit 300 of 1000 accesses; occupancy 20000 / 100000 cycles x 2 */
+	if (!json_check("stat", f, "arm_cmn_hnf_0:my_hits=0.3 total:my_hits=0.3 arm_cmn_hnf_1:occ=0.4"))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		T_ASSERT(run_cmd(cmd_stat, f, "stat", "--metric", bad[i], "--print-perf",
+				 NULL) == 2, "--metric '%s' accepted", bad[i]);
+	/* -M NAME selects a metric of the table, as perf's */
+	rc = run_cmd(cmd_stat, f, "stat", "-M", "slc_miss_rate", "--print-perf", NULL);
+	T_ASSERT(rc == 0 && strstr(slurp(f), "# slc_miss_rate = ") &&
+		 !strstr(slurp(f), "# dram_bandwidth"), "-M slc_miss_rate: %s", slurp(f));
+	return true;
+}
+
+/* perf's habits: the command without --, -a, -o, -r, --interval-count */
+static bool test_stat_perf_habits(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], o[CMN_PATH_LEN];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/ph.out", tmproot);
+	snprintf(err, sizeof(err), "%s/ph.err", tmproot);
+	snprintf(o, sizeof(o), "%s/ph.o", tmproot);
+	rc = fake_run(out, err, "stat -a slc_miss_rate sh -c 'exit 3'");
+	T_ASSERT(rc == 3 && strstr(slurp(out), "slc_miss_rate"),
+		 "stat -a METRIC CMD: exit %d: %s", rc, slurp(err));
+	/* the command's options are its own */
+	rc = fake_run(out, err, "stat --json sleep 0.1 -n 2");
+	T_ASSERT(rc == 1 && !strstr(slurp(err), "-n/--count"),
+		 "sleep's options parsed by stat: %d %s", rc, slurp(err));
+	rc = fake_run(out, err, "stat --json slc_miss_rate true -n 0 --bogus");
+	T_ASSERT(rc == 0 && json_check("stat", out, "arm_cmn_hnf_1:slc_miss_rate=75"),
+		 "true -n 0 --bogus: %d %s", rc, slurp(err));
+	rc = fake_run(out, err, "stat -o %s --json slc_miss_rate -- true", o);
+	T_ASSERT(rc == 0 && !*slurp(out) && json_check("stat", o, "arm_cmn_hnf_0:slc_miss_rate=25"),
+		 "-o: %d '%s'", rc, slurp(out));
+	rc = fake_run(out, err, "stat -I 10 --interval-count 3 --json slc_miss_rate");
+	T_ASSERT(rc == 0 && lines_with(slurp(out), "\"time\"", NULL) == 3,
+		 "--interval-count 3: %d", rc);
+	rc = fake_run(out, err, "stat -r 3 slc_miss_rate true");
+	T_ASSERT(rc == 0 && strstr(slurp(out), "# 3 runs: mean") &&
+		 lines_with(slurp(out), "slc_miss_rate", "25.00 +- 0.00%") == 1,
+		 "-r 3: %d %s", rc, slurp(out));
+	rc = fake_run(out, err, "stat -r 2 -I 10 slc_miss_rate");
+	T_ASSERT(rc == 2, "-r with -I: %d", rc);
+	rc = fake_run(out, err, "stat -x ab slc_miss_rate");
+	T_ASSERT(rc == 2, "-x ab: %d", rc);
+	rc = fake_run(out, err, "stat -o /nonexistent/x slc_miss_rate");
+	T_ASSERT(rc == 1 && strstr(slurp(err), "-o /nonexistent/x"), "-o unwritable: %d", rc);
+	return true;
+}
+
 /* 3: a command that exits ends the interval at once (SIGCHLD) */
 static bool test_stat_sigchld(void)
 {
@@ -3107,6 +3260,17 @@ static const char *opt_context(const char *cmd, const char *opt)
 		{ "stat", "--quiet", "--prometheus @/p.prom -I 10 -n 1" },
 		{ "stat", "-q", "--prometheus @/p.prom -I 10 -n 1" },
 		{ "stat", "--print-perf", "" },
+		{ "stat", "--interval-count", "1 -I 100 --print-perf" },
+		{ "stat", "-e", "slc_miss --print-perf" },
+		{ "stat", "--event", "slc_miss --print-perf" },
+		{ "stat", "-M", "x=cache_miss --print-perf" },
+		{ "stat", "--metric", "x=cache_miss --print-perf" },
+		{ "stat", "-x", "';' --print-perf" },
+		{ "stat", "--field-separator", "';' --print-perf" },
+		{ "stat", "-o", "@/stat-o.txt --print-perf" },
+		{ "stat", "--output", "@/stat-o.txt --print-perf" },
+		{ "stat", "-r", "2 --print-perf" },
+		{ "stat", "--repeat", "2 --print-perf" },
 		{ "stat", "*", "--print-perf" },
 		{ "top", "-I", "100 -b -n 1" },
 		{ "top", "--interval", "100 -b -n 1" },
@@ -3323,6 +3487,9 @@ static const struct {
 	{ "stat_exit_status", test_stat_exit_status },
 	{ "stat_sigchld_ends_interval", test_stat_sigchld },
 	{ "stat_sigint_status", test_stat_sigint_status },
+	{ "stat_events", test_stat_events },
+	{ "stat_user_metric", test_stat_user_metric },
+	{ "stat_perf_habits", test_stat_perf_habits },
 	{ "stat_print_perf_quoting", test_stat_print_perf_quoting },
 	{ "stat_options", test_stat_options },
 	{ "check_broken_pmu", test_check_broken_pmu },
