@@ -528,6 +528,12 @@ static void report_json(const struct rp_run *r, int rank, FILE *out)
 			cj_knum(&j, "max", s.max);
 			cj_knum(&j, "run", s.run);
 			cj_kint(&j, "past_threshold", s.past);
+			/* the value of every interval: the unit's time series */
+			cj_key(&j, "series");
+			cj_arr(&j);
+			for (k = 0; k < r->niv; k++)
+				cj_num(&j, u->v[m][k]);
+			cj_arr_end(&j);
 			cj_key(&j, "past_ranges");
 			cj_arr(&j);
 			n = past_ranges(r, u, m, from, to, 64);

@@ -3,6 +3,8 @@
  * cmn-hnf report --svg: plain SVG 1.1 written by hand, no scripts, no
  * external resources. One time-series panel per metric (each mesh and the
  * total; the threshold dashed, the total's intervals past it shaded), then
+ * for a --per-hnf recording one panel per mesh with each HN-F's ranking
+ * metric over time, then
  * per mesh a heat map of the HN-Fs on the mesh coloured by the ranking
  * metric over the whole run, on a scale shared by all meshes (absolute)
  * or each mesh's own (relative), with its bounds drawn.
@@ -117,8 +119,18 @@ static void fmt_tick(double v, char *buf, size_t len)
 		snprintf(buf, len, "%g", v);
 }
 
-/* One metric over time */
-static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
+/* A unit of the panel: meshes and the total, or the HN-Fs of mesh @pmu */
+static bool in_panel(const struct rp_unit *u, const char *pmu)
+{
+	return pmu ? u->hnf >= 0 && !strcmp(u->pmu, pmu) : u->hnf < 0;
+}
+
+/*
+ * One metric over time: of each mesh and the total (@pmu NULL), or of
+ * each HN-F of mesh @pmu (a --per-hnf recording)
+ */
+static void draw_panel(FILE *o, const struct rp_run *r, int m, const char *pmu,
+		       double y0)
 {
 	double lo = INFINITY, hi = -INFINITY, limit, tmin, tmax, step, v, y;
 	double px0 = PLOT_L, px1 = PLOT_R, py0 = y0 + 30, py1 = y0 + PANEL_H - 30;
@@ -131,7 +143,7 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 	if (!(tmax > tmin))
 		tmax = tmin + 1;
 	for (i = 0; i < r->nunits; i++) {
-		if (r->units[i].hnf >= 0)
+		if (!in_panel(&r->units[i], pmu))
 			continue;
 		for (k = 0; k < r->niv; k++) {
 			v = r->units[i].v[m][k];
@@ -157,9 +169,13 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 #define SX(t) (px0 + ((t) - tmin) / (tmax - tmin) * (px1 - px0))
 #define SY(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
 
-	fprintf(o, "<g class=\"panel\" id=\"panel-%s\">\n", cmn_metrics[m].name);
+	if (pmu)
+		fprintf(o, "<g class=\"hnf-series\" id=\"hnf-series-%s\">\n", pmu);
+	else
+		fprintf(o, "<g class=\"panel\" id=\"panel-%s\">\n", cmn_metrics[m].name);
 	svg_text(o, px0, y0 + 18, "font-size=\"15\" font-weight=\"bold\"", "start",
-		 "%s (%s)%s%s", cmn_metrics[m].name, cmn_metrics[m].unit,
+		 "%s%s%s (%s)%s%s", pmu ? pmu : "", pmu ? ", each HN-F: " : "",
+		 cmn_metrics[m].name, cmn_metrics[m].unit,
 		 thr ? "   threshold " : "", thr ? cmn_metrics[m].threshold : "");
 	svg_rect(o, px0, py0, px1 - px0, py1 - py0, "fill=\"#fafafa\" stroke=\"#999\"");
 	/* the total's intervals past the threshold, one band per stretch */
@@ -167,7 +183,7 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 		const struct rp_unit *u = &r->units[i];
 		int first = -1;
 
-		if (strcmp(u->pmu, "total"))
+		if (pmu || strcmp(u->pmu, "total"))
 			continue;
 		for (k = 0; k <= r->niv; k++) {
 			bool hit = k < r->niv &&
@@ -204,14 +220,21 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 	for (i = 0; i < r->nunits; i++) {
 		const struct rp_unit *u = &r->units[i];
 		const char *col;
-		bool total = !strcmp(u->pmu, "total");
+		bool total = !pmu && !strcmp(u->pmu, "total");
+		char label[CMN_NAME_LEN + 16];
 		int pts = 0;
 
-		if (u->hnf >= 0)
+		if (!in_panel(u, pmu))
 			continue;
 		col = total ? "#000" : series_color[c++ % ARRAY_SIZE(series_color)];
-		fprintf(o, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\"",
-			col);
+		if (pmu)
+			snprintf(label, sizeof(label), "H%d", u->hnf);
+		else
+			snprintf(label, sizeof(label), "%s", u->pmu);
+		fprintf(o, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\"",
+			pmu ? "hnf-line" : "series", col);
+		if (pmu)
+			fprintf(o, " data-hnf=\"%d\"", u->hnf);
 		fprintf(o, " stroke-width=\"%s\" points=\"", total ? "2" : "1.5");
 		for (k = 0; k < r->niv; k++) {
 			v = u->v[m][k];
@@ -219,9 +242,17 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 				continue;
 			fprintf(o, "%s%.1f,%.1f", pts++ ? " " : "", SX(r->t[k]), SY(v));
 		}
-		fputs("\"/>\n", o);
+		fputs("\"><title>", o);
+		xml_text(o, u->pmu);
+		if (pmu)
+			fprintf(o, " HN-F %d nodeid 0x%x (%d,%d)", u->hnf, u->nodeid,
+				u->x, u->y);
+		fputs("</title></polyline>\n", o);
+		/* the legend, as far as the panel has room */
+		if (15 * (total ? 0 : c) > py1 - py0 - 10)
+			continue;
 		svg_text(o, px1 + 10, py0 + 14 + 15 * (total ? 0 : c), "font-size=\"12\"",
-			 "start", "%s", u->pmu);
+			 "start", "%s", label);
 		snprintf(attrs, sizeof(attrs), "stroke=\"%s\" stroke-width=\"2\"", col);
 		svg_line(o, PLOT_R + 2, py0 + 10 + 15 * (total ? 0 : c), PLOT_R + 8,
 			 py0 + 10 + 15 * (total ? 0 : c), attrs);
@@ -405,7 +436,12 @@ int rp_svg(const struct rp_run *r, int rank, bool relative, const char *path,
 	for (m = 0; m < (int)cmn_num_metrics; m++) {
 		if (!r->present[m])
 			continue;
-		draw_panel(b, r, m, y);
+		draw_panel(b, r, m, NULL, y);
+		y += PANEL_H;
+	}
+	/* a --per-hnf recording: each HN-F over time, by the ranking metric */
+	for (k = 0; rank >= 0 && k < npmu; k++) {
+		draw_panel(b, r, rank, pmus[k], y);
 		y += PANEL_H;
 	}
 	for (k = 0; rank >= 0 && k < npmu; k++)

@@ -256,6 +256,49 @@ def report_svg(args):
             raise Bad(f"{title}: expected {want:.4f} ({rank})")
 
 
+def hnf_series(args):
+    """args: SVG REPORT.json JSONL METRIC: the per-HN-F time series of a
+    --per-hnf recording, drawn and in report --json, against the file."""
+    import xml.etree.ElementTree as ET
+    svg, rep, jsonl, metric = args
+    ns = "{http://www.w3.org/2000/svg}"
+    recs = [json.loads(line) for line in open(jsonl) if line.strip()]
+    hnfs = {}
+    for u in recs[0]["units"]:
+        if u["hnf"] is not None:
+            hnfs.setdefault(u["pmu"], []).append(u["hnf"])
+    if not hnfs:
+        raise Bad("no HN-F in the recording")
+    root = ET.parse(svg).getroot()
+    groups = {g.get("id"): g for g in root.iter(ns + "g")
+              if g.get("class") == "hnf-series"}
+    if set(groups) != {f"hnf-series-{p}" for p in hnfs}:
+        raise Bad(f"HN-F panels {sorted(groups)}, meshes {sorted(hnfs)}")
+    for p, ids in hnfs.items():
+        lines = [e for e in groups[f"hnf-series-{p}"].iter(ns + "polyline")
+                 if e.get("class") == "hnf-line"]
+        if sorted(int(e.get("data-hnf")) for e in lines) != sorted(ids):
+            raise Bad(f"{p}: lines for HN-Fs "
+                      f"{sorted(int(e.get('data-hnf')) for e in lines)}, recorded {ids}")
+        for e in lines:
+            if len(e.get("points").split()) != len(recs):
+                raise Bad(f"{p} H{e.get('data-hnf')}: "
+                          f"{len(e.get('points').split())} points, {len(recs)} intervals")
+    doc = json.load(open(rep))
+    for u in doc["units"]:
+        if u["hnf"] is None:
+            continue
+        want = [next(x for x in r["units"] if x["pmu"] == u["pmu"] and
+                     x["hnf"] == u["hnf"])["metrics"][metric]["value"] for r in recs]
+        got = u["metrics"][metric]["series"]
+        if len(got) != len(want) or any(
+                abs(a - b) > 1e-6 * max(1.0, abs(b)) for a, b in zip(got, want)):
+            raise Bad(f"{u['pmu']} H{u['hnf']}: series {got[:4]}..., recorded {want[:4]}...")
+    if len({tuple(u["metrics"][metric]["series"]) for u in doc["units"]
+            if u["hnf"] is not None}) < 2:
+        raise Bad("every HN-F has the same series: not per HN-F")
+
+
 def jevents(args):
     """args: METRICS.txt LIST.json regex|--exact-compat: what perf's
     jevents.py made of the export, against the tool's metric table."""
@@ -311,6 +354,9 @@ def main():
             return 0
         if kind == "jevents":
             jevents([path] + args)
+            return 0
+        if kind == "hnf-series":
+            hnf_series([path] + args)
             return 0
         with open(path) as f:
             if kind == "stat":

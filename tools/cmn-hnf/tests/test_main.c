@@ -2964,6 +2964,29 @@ static bool test_report_svg_scale(void)
 	return true;
 }
 
+/* report: the time series of every HN-F of a --per-hnf recording */
+static bool test_report_hnf_series(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], run[CMN_PATH_LEN], svg[CMN_PATH_LEN];
+	char args[CMN_PATH_LEN * 3];
+	int rc;
+
+	stat_root();
+	snprintf(out, sizeof(out), "%s/hs.json", tmproot);
+	snprintf(err, sizeof(err), "%s/hs.err", tmproot);
+	snprintf(run, sizeof(run), "%s/hs.jsonl", tmproot);
+	snprintf(svg, sizeof(svg), "%s/hs.svg", tmproot);
+	rc = sh("CMN_HNF_FAKE_WAVE=1 %s --sysfs-root %s/stat %s > %s", fake_path,
+		tmproot, "stat -I 10 -n 12 --per-hnf --json pocq", run);
+	T_ASSERT(rc == 0, "recording: exit %d", rc);
+	rc = fake_run(err, err, "report %s --svg %s --rank pocq_avg_occupancy", run, svg);
+	T_ASSERT(rc == 0, "report --svg: exit %d", rc);
+	rc = fake_run(out, err, "report --json %s --rank pocq_avg_occupancy", run);
+	T_ASSERT(rc == 0, "report --json: exit %d: %s", rc, slurp(err));
+	snprintf(args, sizeof(args), "%s %s pocq_avg_occupancy", out, run);
+	return json_check("hnf-series", svg, args);
+}
+
 /*
  * report --svg in a real browser: headless Chromium renders the SVG to a
  * PNG of the SVG's size, which must show the threshold bands and both
@@ -3507,6 +3530,7 @@ static const struct {
 	{ "report_summary", test_report_summary },
 	{ "report_svg", test_report_svg },
 	{ "report_svg_scale", test_report_svg_scale },
+	{ "report_hnf_series", test_report_hnf_series },
 	{ "man_pages_match_help", test_man_pages },
 	{ "bash_completion", test_bash_completion },
 	{ "install", test_install },
