@@ -299,6 +299,50 @@ def hnf_series(args):
         raise Bad("every HN-F has the same series: not per HN-F")
 
 
+def grafana(doc, args):
+    """args: PROM RULES: every query of the dashboard names metric families
+    the exporter wrote to PROM; the queries, variables replaced, go to
+    RULES as recording rules for promtool check rules."""
+    prom, rules = args
+    written = set()
+    for line in open(prom):
+        if line.startswith("# TYPE "):
+            written.add(line.split()[2])
+    for k in ("title", "uid", "panels", "templating", "schemaVersion"):
+        if k not in doc:
+            raise Bad(f"no {k}")
+    exprs = []
+    for v in doc["templating"]["list"]:
+        if v["type"] == "query":
+            exprs.append(v["definition"])
+    heat = False
+    for p in doc["panels"]:
+        if p["type"] == "row":
+            continue
+        if p.get("datasource", {}).get("uid") != "${datasource}":
+            raise Bad(f"panel {p['title']!r}: not the dashboard's data source")
+        for t in p["targets"]:
+            exprs.append(t["expr"])
+            if p["type"] == "heatmap" and re.search(r"\bcmn_hnf_hnf_", t["expr"]):
+                heat = True
+    if not heat:
+        raise Bad("no heat map of the HN-Fs (a heatmap of a cmn_hnf_hnf_ family)")
+    names = set()
+    for e in exprs:
+        names |= set(re.findall(r"\bcmn_hnf_[a-z0-9_]+", e))
+    missing = sorted(names - written)
+    if missing:
+        raise Bad(f"queries name metrics the exporter does not write: {missing}")
+    with open(rules, "w") as f:
+        f.write("groups:\n  - name: cmn-hnf-dashboard\n    rules:\n")
+        for i, e in enumerate(exprs):
+            m = re.fullmatch(r"label_values\((.*), *\w+\)", e)
+            q = m.group(1) if m else e
+            q = (q.replace("$__rate_interval", "1m").replace("$instance", ".*")
+                 .replace("$pmu", ".*"))
+            f.write(f"      - record: cmn_hnf:dashboard_{i}\n        expr: {json.dumps(q)}\n")
+
+
 def jevents(args):
     """args: METRICS.txt LIST.json regex|--exact-compat: what perf's
     jevents.py made of the export, against the tool's metric table."""
@@ -366,7 +410,7 @@ def main():
             else:
                 doc = json.load(f)
         {"telemetry": telemetry, "perf-json": perf_json, "list": list_json,
-         "topo": topo_json, "stat": stat_json}[kind](doc, args)
+         "topo": topo_json, "stat": stat_json, "grafana": grafana}[kind](doc, args)
     except (Bad, ValueError, KeyError, TypeError, OSError) as e:
         print(f"{kind}: {e}")
         return 1

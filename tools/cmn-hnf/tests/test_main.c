@@ -3097,6 +3097,8 @@ static bool test_install(void)
 		"usr/share/man/man1/cmn-hnf-stat.1",
 		"usr/share/man/man1/cmn-hnf-top.1",
 		"usr/share/man/man1/cmn-hnf-report.1",
+		"usr/share/cmn-hnf/grafana/cmn-hnf.json",
+		"usr/share/cmn-hnf/grafana/cmn-hnf-dashboards.yaml",
 	};
 	char out[CMN_PATH_LEN], dest[CMN_PATH_LEN], f[CMN_PATH_LEN];
 	char cmds[32][16];
@@ -3224,6 +3226,55 @@ static bool test_systemd_unit(void)
 	rc = sh("%s --sysfs-root %s/stat %s%s%s -n 1 -I 10 > %s 2>&1", fake_path, tmproot,
 		cmd, prom, e + strlen(T_UNIT_PROM), out);
 	T_ASSERT(rc != 2, "the unit's options are a usage error: %s", slurp(out));
+	return true;
+}
+
+/*
+ * The Grafana dashboard the package ships: every query names a metric
+ * family that the exporter writes with the unit's own command line, the
+ * queries are PromQL that promtool accepts, and it has the heat map of
+ * the HN-Fs
+ */
+static bool test_grafana_dashboard(void)
+{
+	char unit[CMN_PATH_LEN], prom[CMN_PATH_LEN], out[CMN_PATH_LEN], rules[CMN_PATH_LEN];
+	char dash[CMN_PATH_LEN], args[3 * CMN_PATH_LEN], cmd[1024], *s, *e;
+	int rc;
+
+	T_ASSERT(src_dir && strcmp(promtool, "missing"), "no --src or promtool");
+	stat_root();
+	snprintf(unit, sizeof(unit), "%s/cmn-hnf-prometheus.service.in", src_dir);
+	snprintf(prom, sizeof(prom), "%s/grafana.prom", tmproot);
+	snprintf(out, sizeof(out), "%s/grafana.out", tmproot);
+	snprintf(rules, sizeof(rules), "%s/grafana-rules.yml", tmproot);
+	snprintf(dash, sizeof(dash), "%s/grafana/cmn-hnf.json", src_dir);
+	/* the unit's command line, another file, two short intervals */
+	s = strstr(slurp(unit), "\nExecStart=@BINDIR@/cmn-hnf ");
+	T_ASSERT(s, "no ExecStart in %s", unit);
+	s += strlen("\nExecStart=@BINDIR@/cmn-hnf ");
+	*strchr(s, '\n') = '\0';
+	snprintf(cmd, sizeof(cmd), "%s", s);
+	e = strstr(cmd, T_UNIT_PROM);
+	T_ASSERT(e, "ExecStart: %s", cmd);
+	*e = '\0';
+	rc = sh("%s --sysfs-root %s/stat %s%s%s -n 2 -I 10 > %s 2>&1", fake_path, tmproot,
+		cmd, prom, e + strlen(T_UNIT_PROM), out);
+	T_ASSERT(rc == 0, "the unit's command line: %s", slurp(out));
+	snprintf(args, sizeof(args), "%s %s", prom, rules);
+	if (!json_check("grafana", dash, args))
+		return false;
+	rc = sh("%s check rules %s > %s 2>&1", promtool, rules, out);
+	T_ASSERT(rc == 0, "promtool check rules: %s", slurp(out));
+	/* the provisioning file points at where make install puts the JSON */
+	rc = sh("make -s -C %s O=%s DESTDIR=%s/gdest PREFIX=/usr install > %s 2>&1",
+		src_dir, out_dir, tmproot, out);
+	T_ASSERT(rc == 0, "make install: %s", slurp(out));
+	snprintf(out, sizeof(out), "%s/gdest/usr/share/cmn-hnf/grafana/cmn-hnf-dashboards.yaml",
+		 tmproot);
+	s = slurp(out);
+	T_ASSERT(strstr(s, "      path: /usr/share/cmn-hnf/grafana\n"), "provisioning: %s", s);
+	snprintf(out, sizeof(out), "%s/gdest/usr/share/cmn-hnf/grafana/cmn-hnf.json", tmproot);
+	T_ASSERT(!access(out, R_OK), "the dashboard is not installed beside it");
 	return true;
 }
 
@@ -3535,6 +3586,7 @@ static const struct {
 	{ "bash_completion", test_bash_completion },
 	{ "install", test_install },
 	{ "systemd_unit", test_systemd_unit },
+	{ "grafana_dashboard", test_grafana_dashboard },
 	{ "help_texts", test_help_texts },
 	{ "docs", test_docs },
 	{ "readme_and_package", test_readme_and_package },
