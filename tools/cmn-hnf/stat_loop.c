@@ -230,8 +230,11 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 		e = child_go(&ch);
 		if (e) {
 			/* perf: "Workload failed"; no counts for no workload */
-			fprintf(stderr, "%s: cannot run '%s': %s\n", cmn_prog,
-				c->o.cmd[0], strerror(e));
+			/* stat sleep 1: a word that is no metric runs; a typo too */
+			fprintf(stderr, "%s: cannot run '%s': %s%s\n", cmn_prog,
+				c->o.cmd[0], strerror(e), e == ENOENT &&
+				!strchr(c->o.cmd[0], '/') ?
+				" (nor is it a metric or group: see cmn-hnf list)" : "");
 			child_reap(&ch, true);
 			ret = e == ENOENT ? 127 : 126;
 			goto out;

@@ -1631,12 +1631,17 @@ static bool test_stat_print_perf(void)
 
 static bool test_stat_errors(void)
 {
-	char f[CMN_PATH_LEN];
+	char f[CMN_PATH_LEN], err[CMN_PATH_LEN];
 	const char *root;
 
 	snprintf(f, sizeof(f), "%s/stat-err.txt", tmproot);
 	stat_root();
-	T_ASSERT(run_cmd(cmd_stat, f, "stat", "nonsense", NULL) == 2, "unknown metric");
+	/* a word that is no metric is the command, as in perf stat sleep 1 */
+	snprintf(err, sizeof(err), "%s/stat-err.err", tmproot);
+	T_ASSERT(fake_run(f, err, "stat nonsense") == 127 &&
+		 strstr(slurp(err), "cannot run 'nonsense'") &&
+		 strstr(slurp(err), "nor is it a metric or group"), "unknown metric: %s",
+		 slurp(err));
 	T_ASSERT(run_cmd(cmd_stat, f, "stat", "-I", "x", NULL) == 2, "bad -I");
 	T_ASSERT(run_cmd(cmd_stat, f, "stat", "--sort", "bogus", NULL) == 2, "bad --sort");
 	T_ASSERT(run_cmd(cmd_stat, f, "stat", "--sort", "mesh_clock", "slc", NULL) == 2,
