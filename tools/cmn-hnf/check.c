@@ -377,7 +377,8 @@ static void check_perms(struct check_ctx *c)
 		    path);
 		return;
 	}
-	has = sysadmin ? "CAP_SYS_ADMIN" : perfmon ? "CAP_PERFMON" : "neither CAP_PERFMON nor CAP_SYS_ADMIN";
+	has = sysadmin ? "CAP_SYS_ADMIN" : perfmon ? "CAP_PERFMON" :
+	      "neither CAP_PERFMON nor CAP_SYS_ADMIN";
 	switch (cmn_perm_needed(para)) {
 	case CMN_PERM_ANYONE:
 		say(c, V_OK, "perf_event_paranoid=%ld allows system-wide counting by any user",

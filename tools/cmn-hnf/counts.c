@@ -14,7 +14,7 @@
 /* One enumerator per metric, to count them at compile time */
 #define CMN_TOOL_METRIC_ID(_name, ...)	CMN_TOOL_METRIC_##_name,
 enum { CMN_HNF_METRICS(CMN_TOOL_METRIC_ID) CMN_TOOL_NUM_METRICS };
-static_assert(CMN_TOOL_NUM_METRICS <= CMN_MAX_METRICS / 2,
+static_assert(CMN_MAX_METRICS / 2 >= CMN_TOOL_NUM_METRICS,
 	      "metrics.def leaves too little room for the user's metrics");
 
 bool cmn_scale(uint64_t value, uint64_t enabled, uint64_t running,

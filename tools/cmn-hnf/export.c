@@ -574,7 +574,8 @@ int cmd_metrics(int argc, char **argv, FILE *out)
 	bad = stat(dir, &st) ? strerror(errno) :
 	      !S_ISDIR(st.st_mode) ? "not a directory" : NULL;
 	if (bad) {
-		fprintf(stderr, "%s metrics: --output-dir %s: %s (it must exist: perf's pmu-events/arch)\n",
+		fprintf(stderr,
+			"%s metrics: --output-dir %s: %s (it must exist: perf's pmu-events/arch)\n",
 			cmn_prog, dir, bad);
 		return 1;
 	}

@@ -191,7 +191,7 @@ int rp_load(struct rp_run *r, const char *path, char *why, size_t why_len)
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		snprintf(why, why_len, "%s: %s", path, ret == -EISDIR ?
-			 "is a directory, not a recording (FILE.jsonl of cmn-hnf stat --json -I MS)" :
+			 "is a directory, not a recording (stat --json -I MS)" :
 			 "not a regular file");
 		fclose(f);
 		return ret;
@@ -206,7 +206,8 @@ int rp_load(struct rp_run *r, const char *path, char *why, size_t why_len)
 		 * whose stat was killed while writing. Keep what came before.
 		 */
 		if (ret == -EINVAL && line[n - 1] != '\n' && r->niv) {
-			fprintf(stderr, "%s report: %s: line %d is cut short (stat stopped while writing it?): ignored\n",
+			fprintf(stderr,
+				"%s report: %s: line %d is cut short (stat stopped while writing it?): ignored\n",
 				cmn_prog, path, lineno);
 			ret = 0;
 			break;

@@ -525,8 +525,7 @@ int st_build_plan(struct st_ctx *c, char *why, size_t why_len)
 static void shell_word(FILE *out, const char *w)
 {
 	static const char safe[] =
-		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-		"_-./:=,+@%^";
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@%^";
 
 	if (*w && strspn(w, safe) == strlen(w)) {
 		fputs(w, out);

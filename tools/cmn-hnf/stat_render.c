@@ -600,7 +600,7 @@ static const struct prom_unit_rule prom_rules[] = {
 	{ "MB/s", 1e6, "", "_bytes_per_second", "bytes per second" },
 	{ "M/s", 1e6, "_rate", "s_per_second", "per second" },
 	{ "MHz", 1e6, "", "_hertz", "hertz" },
-	{ "/1K", 1e-3, "_per_1k_accesses", "_per_access", "per access" },
+	{ "/1K", 0.001, "_per_1k_accesses", "_per_access", "per access" },
 	{ "cycles", 1, "", "_cycles", "mesh clock cycles" },
 	{ "entries", 1, "", "", "entries" },
 };

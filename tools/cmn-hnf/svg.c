@@ -337,8 +337,9 @@ static double draw_heatmap(FILE *o, const struct rp_run *r, int rank,
 		lo = isinf(lo) ? 0 : fmin(lo, 0);
 		hi = isinf(hi) ? lo + 1 : lo + cmn_nice_ceil(hi - lo);
 	}
-	fprintf(o, "<g class=\"heatmap\" id=\"heatmap-%s\" data-scale=\"%s\" data-lo=\"%g\" data-hi=\"%g\">\n",
-		pmu, relative ? "relative" : "absolute", lo, hi);
+	fprintf(o, "<g class=\"heatmap\" id=\"heatmap-%s\" data-scale=\"%s\"", pmu,
+		relative ? "relative" : "absolute");
+	fprintf(o, " data-lo=\"%g\" data-hi=\"%g\">\n", lo, hi);
 	svg_text(o, x0, y0 + 18, "font-size=\"15\" font-weight=\"bold\"", "start",
 		 "%s: HN-Fs by %s over the run (%s), y grows upwards", pmu,
 		 cmn_metrics[rank].name, cmn_metrics[rank].unit);

@@ -179,7 +179,7 @@ double cmn_nice_ceil(double v)
 	if (!(v > 0) || isinf(v))
 		return 1;
 	for (i = 0; i < ARRAY_SIZE(m); i++)
-		if (m[i] * p >= v * (1 - 1e-12))
+		if (m[i] * p >= v * 0.999999999999)
 			return m[i] * p;
 	return 10 * p;
 }
@@ -197,6 +197,15 @@ double cmn_epoch_now(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+#define CMN_FIX_PERFMON \
+	"run as root (sudo), give CAP_PERFMON, or lower the level to 0 " \
+	"(sysctl kernel.perf_event_paranoid=0)"
+#define CMN_FIX_SYSADMIN \
+	"run as root (sudo): at this level only CAP_SYS_ADMIN may count, " \
+	"CAP_PERFMON is not enough; or lower the level to 2 " \
+	"(sysctl kernel.perf_event_paranoid=2, a file in /etc/sysctl.d/ " \
+	"for good) so that CAP_PERFMON suffices"
 
 enum cmn_perm cmn_perm_needed(long paranoid)
 {
@@ -249,8 +258,8 @@ const char *cmn_perm_fix(long paranoid)
 	case CMN_PERM_ANYONE:
 		return "any user may count";
 	case CMN_PERM_PERFMON:
-		return "run as root (sudo), give CAP_PERFMON, or lower the level to 0 (sysctl kernel.perf_event_paranoid=0)";
+		return CMN_FIX_PERFMON;
 	default:
-		return "run as root (sudo): at this level only CAP_SYS_ADMIN may count, CAP_PERFMON is not enough; or lower the level to 2 (sysctl kernel.perf_event_paranoid=2, a file in /etc/sysctl.d/ for good) so that CAP_PERFMON suffices";
+		return CMN_FIX_SYSADMIN;
 	}
 }
