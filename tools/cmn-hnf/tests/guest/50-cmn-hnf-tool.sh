@@ -322,8 +322,8 @@ done
 cells=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^  y=|^      \|/' /tmp/top.txt |
 	sed 's/|[^|]*$/|/' | grep -o '[0-9][0-9]*\.[0-9][0-9]*' | wc -l)
 fits tool/top/map_cells && check_eq tool/top/map_cells "$cells" "$n"
-# the first of the ranking ("1 m0 H3 0x30 (1,2) 20.05", any mesh), beside the map
-v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
+# the first of the ranking ("1 m0  H3  0x30 (1,2)  20.05", any mesh), under the maps
+v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ +H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
 near tool/top/ranking "$v" 20 0.02
 
 # the command's exit status passes through
