@@ -60,11 +60,15 @@ static bool arm_cmn_builtin(void)
 	return !path_exists(path);
 }
 
+/*
+ * The fix names what "cmn-hnf switch hnf --persistent" does (switch.c),
+ * so that the advice and the tool agree, and the same by hand.
+ */
 static const char *arm_cmn_fix(void)
 {
 	static const char *const fix[] = {
-		"rmmod arm_cmn, add 'blacklist arm_cmn' to /etc/modprobe.d/arm_cmn-blacklist.conf (or boot with module_blacklist=arm_cmn), then modprobe arm_cmn_hnf",
-		"arm_cmn is built into this kernel and cannot be unloaded or unbound: boot with initcall_blacklist=arm_cmn_init, then modprobe arm_cmn_hnf",
+		"sudo cmn-hnf switch hnf --persistent (unloads arm_cmn, loads arm_cmn_hnf, writes 'blacklist arm_cmn' to /etc/modprobe.d/arm_cmn_hnf.conf and updates the initramfs); by hand: rmmod arm_cmn, modprobe arm_cmn_hnf, the same file, then update-initramfs -u -k all (or dracut -f --regenerate-all)",
+		"arm_cmn is built into this kernel and cannot be unloaded or unbound: boot with initcall_blacklist=arm_cmn_init (sudo cmn-hnf switch hnf says how), then modprobe arm_cmn_hnf",
 	};
 
 	return fix[arm_cmn_builtin()];
@@ -259,6 +263,30 @@ static void check_aliases(struct check_ctx *c, const struct cmn_pmu *p)
 		    p->name, cmn_num_events + 1);
 }
 
+/* HN-Fs that hnfs places outside the mesh the mesh file gives */
+static void check_outside(struct check_ctx *c, const struct cmn_pmu *p)
+{
+	const struct cmn_topo *t = &p->topo;
+	char list[256] = "";
+	size_t used = 0;
+	int i;
+
+	if (!t->present || !t->nout)
+		return;
+	for (i = 0; i < t->nhnf; i++) {
+		if (t->hnf[i].x >= 0 && t->hnf[i].x < t->mesh_x &&
+		    t->hnf[i].y >= 0 && t->hnf[i].y < t->mesh_y)
+			continue;
+		used += snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
+				 "%sH%d 0x%x at (%d,%d)", used ? ", " : "",
+				 t->hnf[i].lid, t->hnf[i].nodeid, t->hnf[i].x,
+				 t->hnf[i].y);
+	}
+	say(c, V_FAIL,
+	    "%s: %d HN-F%s outside the %dx%d mesh of the mesh file: %s; fix: hnfs and mesh disagree: a driver bug, report both files",
+	    p->name, t->nout, t->nout == 1 ? "" : "s", t->mesh_x, t->mesh_y, list);
+}
+
 static int check_pmus(struct check_ctx *c, int *npmu)
 {
 	static const char *const need[] = {
@@ -302,7 +330,7 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 		    p->parent[0] ? p->parent : "unknown", p->topo.nhnf);
 		if (!p->have_id)
 			say(c, V_WARN,
-			    "%s: identifier '%s' is not %%03x%%02x; perf JSON metrics will not match",
+			    "%s: identifier '%s' is not five hex digits (three of part, two of revision, as 43402); perf JSON metrics will not match",
 			    p->name, p->identifier);
 		else if (!*cmn_part_name(p->part))
 			say(c, V_WARN, "%s: part 0x%x is not a CMN-600", p->name,
@@ -325,55 +353,58 @@ static int check_pmus(struct check_ctx *c, int *npmu)
 		if (!p->topo.present)
 			say(c, V_WARN, "%s: %s; --per-hnf and the mesh map are unavailable",
 			    p->name, p->topo.why);
+		if (p->topo.mesh_why[0])
+			say(c, V_FAIL,
+			    "%s: %s; the mesh map is unavailable; fix: install a driver and a cmn-hnf of the same version, or report the driver's file",
+			    p->name, p->topo.mesh_why);
+		check_outside(c, p);
 	}
 	free(pmus);
 	return 0;
 }
 
-static bool has_cap(struct check_ctx *c, int cap)
-{
-	char path[CMN_PATH_LEN], *buf, *line;
-	unsigned long long eff;
-	bool ret = false;
-
-	(void)c;
-	buf = malloc(8192);
-	if (!buf)
-		return false;
-	cmn_proc_path(path, sizeof(path), "self/status");
-	if (cmn_read_file(path, buf, 8192) >= 0) {
-		line = strstr(buf, "CapEff:");
-		if (line) {
-			eff = strtoull(line + 7, NULL, 16);
-			ret = (eff >> cap) & 1;
-		}
-	}
-	free(buf);
-	return ret;
-}
-
 static void check_perms(struct check_ctx *c)
 {
+	bool perfmon = cmn_has_cap(CMN_CAP_PERFMON);
+	bool sysadmin = cmn_has_cap(CMN_CAP_SYS_ADMIN);
 	char path[CMN_PATH_LEN];
-	bool perfmon = has_cap(c, 38), sysadmin = has_cap(c, 21);
+	const char *has;
 	long para;
 
-	cmn_proc_path(path, sizeof(path), "sys/kernel/perf_event_paranoid");
-	if (cmn_read_long(path, &para)) {
+	if (cmn_read_paranoid(&para)) {
+		cmn_proc_path(path, sizeof(path), "sys/kernel/perf_event_paranoid");
 		say(c, V_FAIL, "%s missing: the kernel has no perf events (CONFIG_PERF_EVENTS)",
 		    path);
 		return;
 	}
-	if (perfmon || sysadmin)
-		say(c, V_OK, "perf_event_paranoid=%ld, but this process has %s",
-		    para, perfmon ? "CAP_PERFMON" : "CAP_SYS_ADMIN");
-	else if (para > 0)
-		say(c, V_FAIL,
-		    "perf_event_paranoid=%ld and no CAP_PERFMON: system-wide (uncore) counting is refused; fix: sysctl -w kernel.perf_event_paranoid=0, or run as root / with CAP_PERFMON",
+	has = sysadmin ? "CAP_SYS_ADMIN" : perfmon ? "CAP_PERFMON" :
+	      "neither CAP_PERFMON nor CAP_SYS_ADMIN";
+	switch (cmn_perm_needed(para)) {
+	case CMN_PERM_ANYONE:
+		say(c, V_OK, "perf_event_paranoid=%ld allows system-wide counting by any user",
 		    para);
-	else
-		say(c, V_OK, "perf_event_paranoid=%ld allows system-wide counting",
-		    para);
+		return;
+	case CMN_PERM_PERFMON:
+		if (perfmon || sysadmin)
+			say(c, V_OK,
+			    "perf_event_paranoid=%ld: system-wide counting needs CAP_PERFMON or CAP_SYS_ADMIN, and this process has %s",
+			    para, has);
+		else
+			say(c, V_FAIL,
+			    "perf_event_paranoid=%ld and this process has %s: system-wide (uncore) counting is refused; fix: %s",
+			    para, has, cmn_perm_fix(para));
+		return;
+	default:
+		if (sysadmin)
+			say(c, V_OK,
+			    "perf_event_paranoid=%ld: only CAP_SYS_ADMIN may count, and this process has it",
+			    para);
+		else
+			say(c, V_FAIL,
+			    "perf_event_paranoid=%ld and this process has %s: system-wide (uncore) counting is refused; fix: %s",
+			    para, has, cmn_perm_fix(para));
+		return;
+	}
 }
 
 static void check_module(struct check_ctx *c, int npmu)
@@ -386,7 +417,7 @@ static void check_module(struct check_ctx *c, int npmu)
 	else
 		say(c, npmu ? V_INFO : V_FAIL,
 		    "module arm_cmn_hnf not loaded%s", npmu ? "" :
-		    "; fix: modprobe arm_cmn_hnf (after make install or make dkms-install)");
+		    "; fix: sudo modprobe arm_cmn_hnf; the module comes with the arm-cmn-hnf-dkms package (apt install arm-cmn-hnf-dkms; 'dkms status arm_cmn_hnf' must say installed for this kernel, which needs its headers) or from make install in the source tree");
 	cmn_sys_path(path, sizeof(path), "module/arm_cmn");
 	if (path_exists(path))
 		say(c, V_INFO, "the upstream arm_cmn driver is %s",

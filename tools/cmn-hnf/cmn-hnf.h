@@ -24,6 +24,7 @@
 #define CMN_MAX_FORMATS		16
 #define CMN_MAX_RANGES		4
 #define CMN_MAX_TERMS		8
+#define CMN_MAX_METRICS		64	/* metrics.def and the user's */
 #define CMN_NAME_LEN		64
 #define CMN_PATH_LEN		4096
 
@@ -52,8 +53,33 @@ bool cmn_isatty(FILE *f);
 void cmn_link_base(const char *path, char *buf, size_t len);
 /* True for the modalias of a CMN-600 device (ACPI ARMHC600 or DT arm,cmn-600) */
 bool cmn_is_cmn600_modalias(const char *modalias);
+/* The round number (1, 2, 2.5 or 5 times a power of ten) at or above @v */
+double cmn_nice_ceil(double v);
+/* "0x48", and "0x0" for 0 (printf's %#x prints "0"); @buf of 16 */
+const char *cmn_hex(unsigned int v, char *buf);
 /* Seconds of CLOCK_REALTIME (the Unix epoch), for timestamps */
 double cmn_epoch_now(void);
+
+/*
+ * Who may open a system-wide (uncore) event at a perf_event_paranoid
+ * level (Documentation/arm_cmn_hnf.rst, "Who may count"): anyone at 0 and
+ * below; CAP_PERFMON or CAP_SYS_ADMIN at 1 and 2; only CAP_SYS_ADMIN at 3
+ * (Debian's patch and default) and 4 (Ubuntu's).
+ */
+enum cmn_perm { CMN_PERM_ANYONE, CMN_PERM_PERFMON, CMN_PERM_SYSADMIN };
+
+#define CMN_CAP_SYS_ADMIN	21
+#define CMN_CAP_PERFMON		38
+
+enum cmn_perm cmn_perm_needed(long paranoid);
+/* The level in <proc>/sys/kernel/perf_event_paranoid; -errno */
+int cmn_read_paranoid(long *paranoid);
+/* Whether capability @cap is in CapEff of <proc>/self/status */
+bool cmn_has_cap(int cap);
+/* True when this process may count system-wide at level @paranoid */
+bool cmn_perm_allows(long paranoid, bool perfmon, bool sysadmin);
+/* One sentence on what lets a user count at level @paranoid */
+const char *cmn_perm_fix(long paranoid);
 
 /* ---- json.c: the one JSON writer, and a parser ---- */
 
@@ -114,7 +140,17 @@ const char *cmn_jv_str(const struct cmn_jv *v);	/* NULL unless a string */
 
 /* ---- opts.c: the option parser of every command ---- */
 
-enum cmn_opt_type { CMN_OPT_FLAG, CMN_OPT_LONG, CMN_OPT_STR, CMN_OPT_CHOICE };
+enum cmn_opt_type {
+	CMN_OPT_FLAG, CMN_OPT_LONG, CMN_OPT_STR, CMN_OPT_CHOICE,
+	CMN_OPT_LIST,		/* repeatable: dest is a struct cmn_strlist */
+};
+
+#define CMN_MAX_LIST		32
+
+struct cmn_strlist {
+	int n;
+	const char *v[CMN_MAX_LIST];
+};
 
 struct cmn_opt {
 	int key;		/* short option letter, or a code >= 0x100 */
@@ -128,7 +164,7 @@ struct cmn_opt {
 	const char *help;	/* "\n" continues on the next help line */
 };
 
-#define CMN_MAX_OPTS		24
+#define CMN_MAX_OPTS		32
 
 struct cmn_cmd {
 	const char *name;
@@ -227,8 +263,19 @@ struct cmn_event_group {
 
 extern const struct cmn_metric_group cmn_metric_groups[];
 extern const size_t cmn_num_metric_groups;
-extern const struct cmn_metric cmn_metrics[];
-extern const size_t cmn_num_metrics;
+/*
+ * The metrics of metrics.def, then those a command line adds (stat -e and
+ * --metric): cmn_num_builtin_metrics of them are metrics.def's.
+ */
+extern struct cmn_metric cmn_metrics[CMN_MAX_METRICS];
+extern size_t cmn_num_metrics;
+extern const size_t cmn_num_builtin_metrics;
+
+/* Add a metric (its strings are copied); its index, or -E2BIG */
+int cmn_metric_add(const char *name, const char *group, const char *formula,
+		   const char *unit, const char *desc);
+/* Forget the metrics added since the start (the unit tests run stat often) */
+void cmn_metrics_reset(void);
 extern const struct cmn_event_group cmn_event_groups[];
 extern const size_t cmn_num_event_groups;
 
@@ -288,6 +335,8 @@ struct cmn_topo {
 	char file[CMN_PATH_LEN];
 	char why[256];		/* when !present */
 	int mesh_x, mesh_y;	/* 0: unknown */
+	char mesh_why[256];	/* the mesh file is there but unusable */
+	int nout;		/* HN-Fs outside the mesh (a wrong file) */
 	int nhnf;
 	struct cmn_hnf_node hnf[CMN_MAX_HNFS];
 	int ndtc;		/* DTCs (counter domains) */
@@ -345,6 +394,12 @@ int cmn_parse_identifier(const char *id, unsigned int *part,
 int cmn_pmu_event_config(const struct cmn_pmu *pmu, const char *name,
 			 const char *extra_terms, uint64_t config[3],
 			 char *why, size_t why_len);
+/*
+ * 1 when events/<name> exists and encodes something else than the event
+ * table (its text in @alias), 0 when it matches or is absent
+ */
+int cmn_pmu_alias_differs(const struct cmn_pmu *pmu, const char *name,
+			  char *alias, size_t len);
 /* The alias string perf would use: "cache_miss" or "eventid=0x01" */
 void cmn_pmu_event_spelling(const struct cmn_pmu *pmu, const char *name,
 			    char *buf, size_t len);
@@ -357,7 +412,7 @@ void cmn_pmu_event_spelling(const struct cmn_pmu *pmu, const char *name,
  * when not counted.
  */
 struct cmn_counts {
-	double v[32][CMN_MAX_TERMS];
+	double v[CMN_MAX_METRICS][CMN_MAX_TERMS];
 	double cycles;		/* dtc_cycles; NaN when not counted */
 	int ncycles;		/* parts summed into cycles */
 	double seconds;
@@ -380,6 +435,7 @@ struct cmn_terms {
 
 /* The names of metric @m (cached) */
 const struct cmn_terms *cmn_metric_terms(int m);
+void cmn_metric_terms_reset(void);
 
 /*
  * The system calls stat uses, replaceable so that the unit tests can run

@@ -14,8 +14,8 @@
 /* One enumerator per metric, to count them at compile time */
 #define CMN_TOOL_METRIC_ID(_name, ...)	CMN_TOOL_METRIC_##_name,
 enum { CMN_HNF_METRICS(CMN_TOOL_METRIC_ID) CMN_TOOL_NUM_METRICS };
-static_assert(CMN_TOOL_NUM_METRICS <= 32,
-	      "struct cmn_counts.v is too small for metrics.def");
+static_assert(CMN_MAX_METRICS / 2 >= CMN_TOOL_NUM_METRICS,
+	      "metrics.def leaves too little room for the user's metrics");
 
 bool cmn_scale(uint64_t value, uint64_t enabled, uint64_t running,
 	       double *scaled)
@@ -41,7 +41,7 @@ void cmn_counts_add(struct cmn_counts *dst, const struct cmn_counts *src)
 {
 	int m, t, n;
 
-	for (m = 0; m < 32; m++)
+	for (m = 0; m < CMN_MAX_METRICS; m++)
 		for (t = 0; t < CMN_MAX_TERMS; t++)
 			dst->v[m][t] += src->v[m][t];
 	n = dst->ncycles + src->ncycles;
@@ -60,7 +60,15 @@ struct metric_names {
 	struct cmn_terms terms;
 };
 
-static struct metric_names names_cache[CMN_TOOL_NUM_METRICS];
+static struct metric_names names_cache[CMN_MAX_METRICS];
+
+void cmn_metric_terms_reset(void)
+{
+	size_t m;
+
+	for (m = cmn_num_builtin_metrics; m < CMN_MAX_METRICS; m++)
+		names_cache[m].done = false;
+}
 
 const struct cmn_terms *cmn_metric_terms(int m)
 {

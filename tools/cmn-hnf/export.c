@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,13 +233,11 @@ static void tele_words(struct cmn_json *j, const char *words)
 	cj_arr_end(j);
 }
 
-static void export_telemetry(FILE *out)
+static void export_telemetry(FILE *out, time_t now)
 {
 	const struct cmn_terms *mterms;
 	char hex[41], ts[64], tn[CMN_NAME_LEN], perf[96];
 	char formula[512], terms[64];
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t now = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
 	struct cmn_json j;
 	struct tm tm;
 	size_t i, g, k;
@@ -543,7 +542,10 @@ int cmd_metrics(int argc, char **argv, FILE *out)
 		"              no tool counts from it",
 	};
 	char path[CMN_PATH_LEN];
+	const char *sde, *bad;
+	struct stat st;
 	int ret, first;
+	long epoch;
 	FILE *f;
 
 	ret = cmn_cmd_parse(&cmd, argc, argv, out, &first);
@@ -553,12 +555,29 @@ int cmd_metrics(int argc, char **argv, FILE *out)
 		return cmn_usage_error(&cmd, "--%s needs --format perf-json",
 				       dir ? "output-dir" : "exact-compat");
 	if (!strcmp(fmt, "telemetry")) {
-		export_telemetry(out);
+		/* reproducible-builds.org: a malformed value is an error */
+		sde = getenv("SOURCE_DATE_EPOCH");
+		if (sde && cmn_parse_long(sde, 0, LONG_MAX, &epoch)) {
+			fprintf(stderr,
+				"%s metrics: SOURCE_DATE_EPOCH='%s' is not a number of seconds since 1970\n",
+				cmn_prog, sde);
+			return 1;
+		}
+		export_telemetry(out, sde ? (time_t)epoch : time(NULL));
 		return 0;
 	}
 	if (!dir) {
 		export_perf_json(out, exact);
 		return 0;
+	}
+	/* DIR is perf's pmu-events/arch: it must exist, only below it is made */
+	bad = stat(dir, &st) ? strerror(errno) :
+	      !S_ISDIR(st.st_mode) ? "not a directory" : NULL;
+	if (bad) {
+		fprintf(stderr,
+			"%s metrics: --output-dir %s: %s (it must exist: perf's pmu-events/arch)\n",
+			cmn_prog, dir, bad);
+		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, CMN_PERF_JSON_DIR);
 	ret = mkdir_p(path);

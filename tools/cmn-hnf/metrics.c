@@ -34,11 +34,51 @@ const struct cmn_metric_group cmn_metric_groups[] = {
 
 const size_t cmn_num_metric_groups = ARRAY_SIZE(cmn_metric_groups);
 
-const struct cmn_metric cmn_metrics[] = {
+/* One enumerator per metric, to count them at compile time */
+#define CMN_TOOL_METRIC_ENUM(_name, ...)	CMN_TOOL_METRIC_E_##_name,
+enum { CMN_HNF_METRICS(CMN_TOOL_METRIC_ENUM) CMN_TOOL_NUM_BUILTIN };
+
+struct cmn_metric cmn_metrics[CMN_MAX_METRICS] = {
 	CMN_HNF_METRICS(CMN_TOOL_METRIC)
 };
 
-const size_t cmn_num_metrics = ARRAY_SIZE(cmn_metrics);
+size_t cmn_num_metrics = CMN_TOOL_NUM_BUILTIN;
+const size_t cmn_num_builtin_metrics = CMN_TOOL_NUM_BUILTIN;
+
+static char *dup_or_empty(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	return d ? d : "";
+}
+
+int cmn_metric_add(const char *name, const char *group, const char *formula,
+		   const char *unit, const char *desc)
+{
+	struct cmn_metric *m;
+
+	if (cmn_num_metrics == CMN_MAX_METRICS)
+		return -E2BIG;
+	m = &cmn_metrics[cmn_num_metrics];
+	memset(m, 0, sizeof(*m));
+	m->name = dup_or_empty(name);
+	m->group = dup_or_empty(group);
+	m->title = m->name;
+	m->formula = dup_or_empty(formula);
+	m->unit = dup_or_empty(unit);
+	m->units = m->unit;
+	m->threshold = "";
+	m->level = 3;
+	m->next = "";
+	m->desc = dup_or_empty(desc);
+	return (int)cmn_num_metrics++;
+}
+
+void cmn_metrics_reset(void)
+{
+	cmn_num_metrics = CMN_TOOL_NUM_BUILTIN;
+	cmn_metric_terms_reset();
+}
 
 const struct cmn_event_group cmn_event_groups[] = {
 	CMN_HNF_EVENT_GROUPS(CMN_TOOL_EGROUP)

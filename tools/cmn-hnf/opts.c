@@ -163,6 +163,18 @@ int cmn_cmd_parse(const struct cmn_cmd *cmd, int argc, char **argv,
 				return opt_error(cmd, o, optarg);
 			*(const char **)o->dest = optarg;
 			break;
+		case CMN_OPT_LIST: {
+			struct cmn_strlist *l = o->dest;
+
+			if (!*optarg || l->n == CMN_MAX_LIST) {
+				fprintf(stderr, "%s %s: --%s: %s\n", cmn_prog,
+					cmd->name, o->name, *optarg ? "given too often" :
+					"empty");
+				return 2;
+			}
+			l->v[l->n++] = optarg;
+			break;
+		}
 		case CMN_OPT_CHOICE:
 			for (i = 0; o->choices[i]; i++)
 				if (!strcmp(o->choices[i], optarg))

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "report.h"
@@ -174,6 +175,7 @@ static int parse_line(struct rp_run *r, const char *line, int lineno,
 int rp_load(struct rp_run *r, const char *path, char *why, size_t why_len)
 {
 	char *line = NULL, tmp[1024];
+	struct stat st;
 	size_t cap = 0;
 	ssize_t n;
 	int lineno = 0, ret = 0;
@@ -186,11 +188,30 @@ int rp_load(struct rp_run *r, const char *path, char *why, size_t why_len)
 		snprintf(why, why_len, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(why, why_len, "%s: %s", path, ret == -EISDIR ?
+			 "is a directory, not a recording (stat --json -I MS)" :
+			 "not a regular file");
+		fclose(f);
+		return ret;
+	}
 	while ((n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (strspn(line, " \t\r\n") == (size_t)n)
 			continue;
 		ret = parse_line(r, line, lineno, why, why_len);
+		/*
+		 * The last line, cut short without its newline: a recording
+		 * whose stat was killed while writing. Keep what came before.
+		 */
+		if (ret == -EINVAL && line[n - 1] != '\n' && r->niv) {
+			fprintf(stderr,
+				"%s report: %s: line %d is cut short (stat stopped while writing it?): ignored\n",
+				cmn_prog, path, lineno);
+			ret = 0;
+			break;
+		}
 		if (ret)
 			break;
 	}
@@ -376,7 +397,7 @@ int rp_ranked(const struct rp_run *r, int m, const struct rp_unit **out)
 static void report_text(const struct rp_run *r, int rank, long top, FILE *out)
 {
 	const struct rp_unit **ranked;
-	char a[64], b[64], c[64], d[64], e0[64], e1[64];
+	char a[64], b[64], c[64], d[64], e0[64], e1[64], hx[16];
 	double from[16], to[16], mean = 0;
 	struct rp_stat s;
 	int i, m, k, n, nv = 0;
@@ -459,8 +480,8 @@ static void report_text(const struct rp_run *r, int rank, long top, FILE *out)
 	for (i = 0; i < n && (top <= 0 || i < top); i++) {
 		double v = rp_run_value(ranked[i], rank);
 
-		fprintf(out, "  %3d  %-16s hnf %3d nodeid %#6x xp (%d,%d) %12s", i + 1,
-			ranked[i]->pmu, ranked[i]->hnf, ranked[i]->nodeid,
+		fprintf(out, "  %3d  %-16s hnf %3d nodeid %6s xp (%d,%d) %12s", i + 1,
+			ranked[i]->pmu, ranked[i]->hnf, cmn_hex(ranked[i]->nodeid, hx),
 			ranked[i]->x, ranked[i]->y, st_value_str(v, a, sizeof(a)));
 		if (!isnan(v) && mean > 0)
 			fprintf(out, "  x%.2f of mean", v / mean);
@@ -508,6 +529,12 @@ static void report_json(const struct rp_run *r, int rank, FILE *out)
 			cj_knum(&j, "max", s.max);
 			cj_knum(&j, "run", s.run);
 			cj_kint(&j, "past_threshold", s.past);
+			/* the value of every interval: the unit's time series */
+			cj_key(&j, "series");
+			cj_arr(&j);
+			for (k = 0; k < r->niv; k++)
+				cj_num(&j, u->v[m][k]);
+			cj_arr_end(&j);
 			cj_key(&j, "past_ranges");
 			cj_arr(&j);
 			n = past_ranges(r, u, m, from, to, 64);
@@ -548,7 +575,8 @@ static void report_json(const struct rp_run *r, int rank, FILE *out)
 
 int cmd_report(int argc, char **argv, FILE *out)
 {
-	const char *svg = NULL, *rank_name = NULL;
+	static const char *const scales[] = { "absolute", "relative", NULL };
+	const char *svg = NULL, *rank_name = NULL, *scale = "absolute";
 	bool json = false;
 	long top = 10;
 	const struct cmn_opt opts[] = {
@@ -560,6 +588,11 @@ int cmd_report(int argc, char **argv, FILE *out)
 		  "(default: the first metric of the file)" },
 		{ 't', "top", "N", CMN_OPT_LONG, &top, 0, 1000000, .help =
 		  "HN-Fs in the ranking (default 10, 0: all)" },
+		{ 0x102, "scale", "HOW", CMN_OPT_CHOICE, &scale, .choices = scales,
+		  .help = "--svg heat map colours: absolute (default: a %\n"
+		  "metric on 0-100 %, others from 0 to the hottest\n"
+		  "HN-F of all meshes) or relative (each mesh's\n"
+		  "min to max)" },
 		{ 0 },
 	};
 	const struct cmn_cmd cmd = {
@@ -573,7 +606,7 @@ int cmd_report(int argc, char **argv, FILE *out)
 		"Metrics named after the file restrict the summary and the charts.",
 	};
 	struct rp_run r;
-	bool sel[32];
+	bool sel[CMN_MAX_METRICS];
 	char why[1024];
 	int ret, first, rank, m;
 
@@ -611,7 +644,8 @@ int cmd_report(int argc, char **argv, FILE *out)
 		report_text(&r, rank, top, out);
 	ret = 0;
 	if (svg) {
-		ret = rp_svg(&r, rank, svg, why, sizeof(why));
+		ret = rp_svg(&r, rank, !strcmp(scale, "relative"), svg, why,
+			     sizeof(why));
 		if (ret) {
 			fprintf(stderr, "%s report: --svg %s: %s\n", cmn_prog, svg, why);
 			ret = 1;

@@ -15,7 +15,7 @@ struct rp_unit {
 	char pmu[CMN_NAME_LEN];
 	int hnf, nodeid, x, y;
 	int mesh_x, mesh_y;		/* mesh units, when recorded */
-	double *v[32];			/* per metric, per interval; NaN: none */
+	double *v[CMN_MAX_METRICS];			/* per metric, per interval; NaN: none */
 	int nint;
 	double seconds;			/* summed interval lengths */
 	int nev;
@@ -34,7 +34,7 @@ struct rp_run {
 	double epoch0;			/* Unix time of time 0 */
 	int nunits, cap_units;
 	struct rp_unit *units;
-	bool present[32];		/* metrics with values in the file */
+	bool present[CMN_MAX_METRICS];		/* metrics with values in the file */
 };
 
 struct rp_stat {
@@ -52,8 +52,12 @@ double rp_run_value(const struct rp_unit *u, int m);
 /* The metric ranking the HN-Fs: @want, or the first in the file; -1 */
 int rp_rank_metric(const struct rp_run *r, const char *want);
 int rp_ranked(const struct rp_run *r, int m, const struct rp_unit **out);
-/* svg.c: write the charts to @path; -errno and @why */
-int rp_svg(const struct rp_run *r, int rank, const char *path, char *why,
-	   size_t why_len);
+/*
+ * svg.c: write the charts to @path; -errno and @why. The heat map's
+ * colours: absolute (a % metric on 0-100 %, others from 0 to the highest
+ * HN-F of all meshes, rounded up), or @relative: each mesh's min to max.
+ */
+int rp_svg(const struct rp_run *r, int rank, bool relative, const char *path,
+	   char *why, size_t why_len);
 
 #endif /* CMN_HNF_REPORT_H */

@@ -23,13 +23,27 @@ struct st_group {
 	int pmu;
 	int hnf;	/* index in topo.hnf[], -1: the whole mesh */
 	int metric;	/* first metric counted, -1: the dtc_cycles event */
-	uint32_t mmask;	/* bit m: the group has every HN-F term of metric m */
+	uint64_t mmask;	/* bit m: the group has every HN-F term of metric m */
 	int nev;
 	bool grouped;
 	struct st_event ev[CMN_MAX_TERMS];
 };
 
 enum st_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_NONE };
+
+/*
+ * An event of stat -e that a formula names by @term: an alias (@base) with
+ * more perf terms, or raw terms alone (@base ""), on every mesh or on PMU
+ * arm_cmn_hnf_<pmu> only; with bynodeid, on the meshes that have the node.
+ */
+struct st_uevent {
+	char term[CMN_NAME_LEN];
+	char base[CMN_NAME_LEN];
+	char terms[256];
+	int pmu;		/* n of arm_cmn_hnf_<n>, -1: every mesh */
+	bool bynode;
+	unsigned int nodeid;
+};
 
 struct st_opts {
 	long interval_ms;	/* 0: one shot */
@@ -40,9 +54,11 @@ struct st_opts {
 	long top;
 	const char *sort;
 	enum st_format fmt;
+	char sep;		/* the CSV separator (-x) */
+	long repeat;		/* -r: runs averaged */
 	const char *prom;	/* --prometheus FILE */
 	char **cmd;
-	bool sel[32];
+	bool sel[CMN_MAX_METRICS];
 };
 
 /* One unit of a frame: an HN-F (h >= 0), a mesh (h -1) or the total */
@@ -75,10 +91,20 @@ struct st_ctx {
 	bool csv_header_done;
 	bool warned_ungrouped;
 	bool per_metric;	/* one group per metric, not per metric group */
+	struct st_uevent uev[CMN_MAX_LIST];
+	int nuev;
 	bool child_killed;	/* we ended the command (-n reached) */
 };
 
 /* stat_plan.c */
+/* stat -e LIST: events as metrics (their counts); 0 or -EINVAL and @why */
+int st_add_events(struct st_ctx *c, const char *list, char *why, size_t len);
+/* stat --metric NAME=FORMULA; 0 or -EINVAL and @why */
+int st_add_formula(struct st_ctx *c, const char *def, char *why, size_t len);
+/* Whether metric @m is counted on PMU @p (stat -e events of one mesh) */
+bool st_metric_on_pmu(const struct st_ctx *c, int m, int p);
+/* The term of a stat -e event, or NULL */
+const struct st_uevent *st_uevent_find(const struct st_ctx *c, const char *term);
 int st_build_plan(struct st_ctx *c, char *why, size_t why_len);
 void st_print_perf(struct st_ctx *c);
 /* The metric ranking the top-N view: --sort or the first selected */
@@ -99,6 +125,12 @@ void st_report(struct st_ctx *c, struct st_frame *f);
 /* Write the Prometheus text file (atomically); -errno */
 int st_write_prom(struct st_ctx *c, const struct st_frame *f,
 		  const char *path);
+/*
+ * The Prometheus name of metric @m without the cmn_hnf_ prefix, in base
+ * units (slc_miss_ratio, dram_bandwidth_bytes_per_second) and the factor
+ * to them; -ENOENT (the name as is, factor 1) for a unit without a rule
+ */
+int st_prom_name(int m, char *buf, size_t len, double *scale);
 /* The rows of @f ranked by metric @m, highest first, in @out */
 void st_rank(const struct st_frame *f, int m, struct st_unit *out);
 /* "25.00", "1234567", "n/a" */

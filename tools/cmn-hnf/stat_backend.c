@@ -95,14 +95,26 @@ static void close_group(struct st_group *g)
 	}
 }
 
-#define ST_HINT_PERM	"not allowed: needs CAP_PERFMON or perf_event_paranoid <= 0 (run 'cmn-hnf check')"
+/* What lets this user count, at the system's paranoid level */
+static const char *perm_hint(void)
+{
+	static char hint[512];
+	long para;
+
+	if (cmn_read_paranoid(&para))
+		return "not allowed (run 'cmn-hnf check')";
+	snprintf(hint, sizeof(hint),
+		 "not allowed at perf_event_paranoid=%ld: %s (run 'cmn-hnf check')",
+		 para, cmn_perm_fix(para));
+	return hint;
+}
 
 static const char *open_hint(int err)
 {
 	switch (err) {
 	case -EACCES:
 	case -EPERM:
-		return ST_HINT_PERM;
+		return perm_hint();
 	case -ENOENT:
 	case -ENODEV:
 		return "PMU not available (module unloaded?)";

@@ -203,7 +203,7 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 	double t0, last, now, deadline;
 	struct st_frame f;
 	bool end = false;
-	int ret = 0, e, timeout;
+	int ret = 0, e, timeout, stop_sig = 0;
 	long n;
 
 	ret = st_open_all(c);
@@ -230,8 +230,11 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 		e = child_go(&ch);
 		if (e) {
 			/* perf: "Workload failed"; no counts for no workload */
-			fprintf(stderr, "%s: cannot run '%s': %s\n", cmn_prog,
-				c->o.cmd[0], strerror(e));
+			/* stat sleep 1: a word that is no metric runs; a typo too */
+			fprintf(stderr, "%s: cannot run '%s': %s%s\n", cmn_prog,
+				c->o.cmd[0], strerror(e), e == ENOENT &&
+				!strchr(c->o.cmd[0], '/') ?
+				" (nor is it a metric or group: see cmn-hnf list)" : "");
 			child_reap(&ch, true);
 			ret = e == ENOENT ? 127 : 126;
 			goto out;
@@ -253,6 +256,7 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 			if (ev.stop) {
 				if (ch.pid > 0 && !ch.done)
 					kill(ch.pid, ev.stop_sig);
+				stop_sig = ev.stop_sig;
 				end = true;
 				break;
 			}
@@ -316,7 +320,7 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 out:
 	if (ch.pid > 0 && !ch.done) {
 		/* -n intervals are over before the command: end it, as perf */
-		if (!ret)
+		if (!ret && !stop_sig)
 			c->child_killed = true;
 		kill(ch.pid, SIGTERM);
 	}
@@ -328,7 +332,13 @@ out:
 		close(ch.err);
 	st_close_all(c);
 	st_signals_block_default();
-	if (!ret && ch.pid > 0 && !c->child_killed)
+	/*
+	 * Stopped by ^C or SIGTERM while the command ran: 128 + the signal,
+	 * whether or not the command, which got it too, was reaped yet.
+	 */
+	if (!ret && ch.pid > 0 && stop_sig)
+		ret = 128 + stop_sig;
+	else if (!ret && ch.pid > 0 && !c->child_killed)
 		ret = child_exit_status(&ch);
 	return ret;
 }

@@ -22,6 +22,11 @@ static void leaf_counts(struct st_ctx *c, int p, int h, double seconds,
 	out->seconds = seconds;
 	out->cycles = NAN;
 	out->ncycles = 1;
+	/* a stat -e event of another mesh: no value here, not 0 */
+	for (m = (int)cmn_num_builtin_metrics; m < (int)cmn_num_metrics; m++)
+		if (!st_metric_on_pmu(c, m, p))
+			for (t = 0; t < CMN_MAX_TERMS; t++)
+				out->v[m][t] = NAN;
 	for (i = 0; i < c->ngroups; i++) {
 		struct st_group *g = &c->groups[i];
 
@@ -34,7 +39,7 @@ static void leaf_counts(struct st_ctx *c, int p, int h, double seconds,
 		if (g->hnf != h)
 			continue;
 		for (m = 0; m < (int)cmn_num_metrics; m++) {
-			if (!(g->mmask & (1U << m)))
+			if (!(g->mmask & (1ULL << m)))
 				continue;
 			terms = cmn_metric_terms(m);
 			for (t = 0; t < terms->n; t++) {
@@ -64,6 +69,20 @@ const char *st_value_str(double v, char *buf, size_t len)
 
 /* ---- frames ---- */
 
+/* Add mesh @p to the total, but for the events it does not count */
+static void add_counted(const struct st_ctx *c, int p, struct cmn_counts *total,
+			const struct cmn_counts *mesh)
+{
+	struct cmn_counts tmp = *mesh;
+	int m, t;
+
+	for (m = (int)cmn_num_builtin_metrics; m < (int)cmn_num_metrics; m++)
+		if (!st_metric_on_pmu(c, m, p))
+			for (t = 0; t < CMN_MAX_TERMS; t++)
+				tmp.v[m][t] = 0;
+	cmn_counts_add(total, &tmp);
+}
+
 /* The counts of every unit of an interval; cumulative ones in @cum */
 static int frame_units(struct st_ctx *c, struct st_frame *f, bool cumulative,
 		       struct st_unit *rows, struct cmn_counts *mesh,
@@ -86,7 +105,7 @@ static int frame_units(struct st_ctx *c, struct st_frame *f, bool cumulative,
 		} else {
 			leaf_counts(c, p, -1, f->seconds, cumulative, &mesh[p]);
 		}
-		cmn_counts_add(total, &mesh[p]);
+		add_counted(c, p, total, &mesh[p]);
 	}
 	return n;
 }
@@ -326,22 +345,52 @@ static void report_json(struct st_ctx *c, struct st_frame *f)
 #define ST_CSV_HEADER \
 	"time,epoch,pmu,hnf,nodeid,kind,name,value,unit,running_pct,flagged\n"
 
+/* A CSV field: quoted when it holds the separator or a quote */
+static void csv_field(FILE *out, const char *s, char sep)
+{
+	if (!strchr(s, sep) && !strchr(s, '"')) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* One row: the unit's columns, then kind, name, value, unit, running, flag */
+static void csv_row(struct st_ctx *c, const char *pre, const char *kind,
+		    const char *name, const char *v, const char *unit, double run,
+		    bool flag)
+{
+	const char sep = c->o.sep;
+
+	fprintf(c->out, "%s%c%s%c", pre, sep, kind, sep);
+	csv_field(c->out, name, sep);
+	fprintf(c->out, "%c%s%c", sep, v, sep);
+	csv_field(c->out, unit, sep);
+	fprintf(c->out, "%c%.1f%c%d\n", sep, run, sep, flag);
+}
+
 static void csv_unit(struct st_ctx *c, const struct st_frame *f,
 		     const char *pmu, int p, int h, const struct cmn_counts *cn)
 {
 	struct unit_event ev[ST_MAX_EVENTS];
+	const char sep = c->o.sep;
 	char pre[160], v[64];
-	FILE *out = c->out;
 	int m, k, n;
 	double x;
 
 	if (h >= 0)
-		snprintf(pre, sizeof(pre), "%.3f,%.3f,%s,%d,0x%x", f->time,
-			 f->epoch, pmu, c->pmus[p].topo.hnf[h].lid,
+		snprintf(pre, sizeof(pre), "%.3f%c%.3f%c%s%c%d%c0x%x", f->time, sep,
+			 f->epoch, sep, pmu, sep, c->pmus[p].topo.hnf[h].lid, sep,
 			 c->pmus[p].topo.hnf[h].nodeid);
 	else
-		snprintf(pre, sizeof(pre), "%.3f,%.3f,%s,all,", f->time,
-			 f->epoch, pmu);
+		snprintf(pre, sizeof(pre), "%.3f%c%.3f%c%s%call%c", f->time, sep,
+			 f->epoch, sep, pmu, sep, sep);
 	for (m = 0; m < (int)cmn_num_metrics; m++) {
 		if (!c->o.sel[m])
 			continue;
@@ -350,8 +399,7 @@ static void csv_unit(struct st_ctx *c, const struct st_frame *f,
 			v[0] = '\0';
 		else
 			snprintf(v, sizeof(v), "%.6f", x);
-		fprintf(out, "%s,metric,%s,%s,%s,%.1f,%d\n", pre,
-			cmn_metrics[m].name, v, cmn_metrics[m].unit,
+		csv_row(c, pre, "metric", cmn_metrics[m].name, v, cmn_metrics[m].unit,
 			cn->running * 100.0,
 			cmn_threshold_hit(cmn_metrics[m].threshold, x));
 	}
@@ -361,18 +409,20 @@ static void csv_unit(struct st_ctx *c, const struct st_frame *f,
 			v[0] = '\0';
 		else
 			snprintf(v, sizeof(v), "%.0f", ev[k].v);
-		fprintf(out, "%s,event,%s,%s,%s,%.1f,0\n", pre, ev[k].name, v,
+		csv_row(c, pre, "event", ev[k].name, v,
 			!strcmp(ev[k].name, CMN_DTC_CYCLES) ? "cycles" : "events",
-			cn->running * 100.0);
+			cn->running * 100.0, false);
 	}
 }
 
 static void report_csv(struct st_ctx *c, struct st_frame *f)
 {
+	const char *hd = ST_CSV_HEADER;
 	int h, p;
 
 	if (!c->csv_header_done) {
-		fputs(ST_CSV_HEADER, c->out);
+		for (; *hd; hd++)
+			fputc(*hd == ',' ? c->o.sep : *hd, c->out);
 		c->csv_header_done = true;
 	}
 	for (h = 0; h < f->nrows; h++)
@@ -424,7 +474,7 @@ static void print_per_hnf_table(struct st_ctx *c, struct st_frame *f)
 	struct st_unit *ranked;
 	struct imbalance im;
 	FILE *out = c->out;
-	char xp[32], buf[64];
+	char xp[32], buf[64], hx[16];
 	int i, p;
 	double v;
 
@@ -438,8 +488,8 @@ static void print_per_hnf_table(struct st_ctx *c, struct st_frame *f)
 
 		snprintf(xp, sizeof(xp), "%d,%d,%d,%d", nd->x, nd->y, nd->port,
 			 nd->dev);
-		fprintf(out, "%-16s %4d %#7x %9s", c->pmus[f->rows[i].p].name,
-			nd->lid, nd->nodeid, xp);
+		fprintf(out, "%-16s %4d %7s %9s", c->pmus[f->rows[i].p].name,
+			nd->lid, cmn_hex(nd->nodeid, hx), xp);
 		table_metric_row(c, out, &f->rows[i].cn);
 		fprintf(out, " %6.1f\n", f->rows[i].cn.running * 100.0);
 	}
@@ -470,8 +520,8 @@ static void print_per_hnf_table(struct st_ctx *c, struct st_frame *f)
 			&c->pmus[ranked[i].p].topo.hnf[ranked[i].h];
 
 		v = cmn_metric_value(im.metric, &ranked[i].cn);
-		fprintf(out, "  %-16s hnf %3d nodeid %#6x xp (%d,%d) %12s",
-			c->pmus[ranked[i].p].name, nd->lid, nd->nodeid, nd->x,
+		fprintf(out, "  %-16s hnf %3d nodeid %6s xp (%d,%d) %12s",
+			c->pmus[ranked[i].p].name, nd->lid, cmn_hex(nd->nodeid, hx), nd->x,
 			nd->y, st_value_str(v, buf, sizeof(buf)));
 		if (!isnan(v) && im.mean > 0)
 			fprintf(out, "  x%.2f of mean", v / im.mean);
@@ -528,43 +578,75 @@ static void print_mesh_table(struct st_ctx *c, struct st_frame *f)
 
 /* ---- Prometheus text exposition ---- */
 
+/*
+ * Prometheus' conventions (prometheus.io/docs/practices/naming): base
+ * units (ratios 0-1, bytes, seconds, hertz), the unit in the name, and a
+ * family that can be summed: no total of its own samples in it. So each
+ * level has its own gauge family: cmn_hnf_hnf_<m> per HN-F (--per-hnf),
+ * cmn_hnf_mesh_<m> per mesh, cmn_hnf_<m> for the system; the counters
+ * cmn_hnf_<event>_total only at the finest level counted (per HN-F with
+ * --per-hnf, else per mesh), so that sum() over a family is the total.
+ */
+struct prom_unit_rule {
+	const char *unit;	/* the metric's unit in metrics.def */
+	double scale;		/* to the base unit */
+	const char *from;	/* a suffix of the name replaced, or "" */
+	const char *to;		/* by this, or appended */
+	const char *help;	/* the base unit, for HELP */
+};
+
+static const struct prom_unit_rule prom_rules[] = {
+	{ "%", 0.01, "_rate", "_ratio", "ratio, 0 to 1" },
+	{ "MB/s", 1e6, "", "_bytes_per_second", "bytes per second" },
+	{ "M/s", 1e6, "_rate", "s_per_second", "per second" },
+	{ "MHz", 1e6, "", "_hertz", "hertz" },
+	{ "/1K", 0.001, "_per_1k_accesses", "_per_access", "per access" },
+	{ "cycles", 1, "", "_cycles", "mesh clock cycles" },
+	{ "entries", 1, "", "", "entries" },
+};
+
+static const struct prom_unit_rule *prom_rule(const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(prom_rules); i++)
+		if (!strcmp(prom_rules[i].unit, unit))
+			return &prom_rules[i];
+	return NULL;
+}
+
+int st_prom_name(int m, char *buf, size_t len, double *scale)
+{
+	const struct cmn_metric *cm = &cmn_metrics[m];
+	const struct prom_unit_rule *r = prom_rule(cm->unit);
+	size_t n = strlen(cm->name), k;
+
+	*scale = 1;
+	if (!r) {
+		snprintf(buf, len, "%s", cm->name);
+		return -ENOENT;
+	}
+	*scale = r->scale;
+	k = strlen(r->from);
+	if (k && n > k && !strcmp(cm->name + n - k, r->from))
+		snprintf(buf, len, "%.*s%s", (int)(n - k), cm->name, r->to);
+	else
+		snprintf(buf, len, "%s%s", cm->name, r->to);
+	return 0;
+}
+
+/* Labels of a unit: an HN-F (h >= 0) or a mesh */
 static void prom_labels(FILE *o, const struct st_ctx *c, int p, int h)
 {
-	if (p < 0) {
-		fputs("{pmu=\"all\",mesh=\"all\",hnf=\"all\"}", o);
-		return;
-	}
 	fprintf(o, "{pmu=\"%s\",mesh=\"%d\"", c->pmus[p].name,
 		c->pmus[p].index);
 	if (h >= 0) {
 		const struct cmn_hnf_node *nd = &c->pmus[p].topo.hnf[h];
 
-		fprintf(o, ",hnf=\"%d\",nodeid=\"0x%x\",x=\"%d\",y=\"%d\"}",
+		fprintf(o, ",hnf=\"%d\",nodeid=\"0x%x\",x=\"%d\",y=\"%d\"",
 			nd->lid, nd->nodeid, nd->x, nd->y);
-	} else {
-		fputs(",hnf=\"all\"}", o);
 	}
-}
-
-/* Every unit of a frame, -1 for the total, in output order */
-struct prom_unit {
-	int p, h;
-	const struct cmn_counts *cn, *cum;
-};
-
-static int prom_units(const struct st_ctx *c, const struct st_frame *f,
-		      const struct st_unit *crows, const struct cmn_counts *cmesh,
-		      const struct cmn_counts *ctotal, struct prom_unit *u)
-{
-	int i, n = 0;
-
-	for (i = 0; i < f->nrows; i++)
-		u[n++] = (struct prom_unit){ f->rows[i].p, f->rows[i].h,
-					     &f->rows[i].cn, &crows[i].cn };
-	for (i = 0; i < c->npmu; i++)
-		u[n++] = (struct prom_unit){ i, -1, &f->mesh[i], &cmesh[i] };
-	u[n++] = (struct prom_unit){ -1, -1, &f->total, ctotal };
-	return n;
+	fputc('}', o);
 }
 
 /* A HELP text on one line, as the format wants it */
@@ -586,42 +668,80 @@ static void prom_help(FILE *o, const char *name, const char *a, const char *b)
 	fputc('\n', o);
 }
 
-static void prom_write(struct st_ctx *c, const struct st_frame *f,
-		       const struct prom_unit *u, int nu, FILE *o)
+/* One gauge family of metric @m for the units of one level */
+static void prom_gauge(FILE *o, const struct st_ctx *c, int m, const char *level,
+		       const char *what, const struct st_unit *u, int nu)
 {
-	struct unit_event ev[ST_MAX_EVENTS];
-	char name[128];
-	int m, i, k, n;
-	double v;
+	const struct prom_unit_rule *r = prom_rule(cmn_metrics[m].unit);
+	char name[160], base[128], help[160], desc[256];
+	double scale, v;
+	int i;
 
-	for (m = 0; m < (int)cmn_num_metrics; m++) {
-		if (!c->o.sel[m])
-			continue;
-		snprintf(name, sizeof(name), "cmn_hnf_%s", cmn_metrics[m].name);
-		prom_help(o, name, cmn_metrics[m].desc, cmn_metrics[m].unit);
-		fprintf(o, "# TYPE %s gauge\n", name);
-		for (i = 0; i < nu; i++) {
-			v = cmn_metric_value(m, u[i].cn);
-			if (isnan(v) || isinf(v))
-				continue;	/* no value: no sample */
-			fputs(name, o);
-			prom_labels(o, c, u[i].p, u[i].h);
-			fprintf(o, " %.10g\n", v);
-		}
+	st_prom_name(m, base, sizeof(base), &scale);
+	snprintf(name, sizeof(name), "cmn_hnf_%s%s", level, base);
+	snprintf(help, sizeof(help), "%s; %s", what, r ? r->help : cmn_metrics[m].unit);
+	/* the value is a ratio: the description must not say percentage */
+	if (scale == 0.01 && !strncmp(cmn_metrics[m].desc, "Percentage of ", 14)) {
+		snprintf(desc, sizeof(desc), "Fraction of %s", cmn_metrics[m].desc + 14);
+		prom_help(o, name, desc, help);
+	} else {
+		prom_help(o, name, cmn_metrics[m].desc, help);
 	}
-	/* counters: the scaled counts since cmn-hnf started */
-	n = unit_events(c, u[nu - 1].cum, ev, ST_MAX_EVENTS);
+	fprintf(o, "# TYPE %s gauge\n", name);
+	for (i = 0; i < nu; i++) {
+		v = cmn_metric_value(m, &u[i].cn) * scale;
+		if (isnan(v) || isinf(v))
+			continue;	/* no value: no sample */
+		fputs(name, o);
+		if (u[i].p >= 0)
+			prom_labels(o, c, u[i].p, u[i].h);
+		fprintf(o, " %.10g\n", v);
+	}
+}
+
+static void prom_write(struct st_ctx *c, const struct st_frame *f,
+		       const struct st_unit *crows, const struct cmn_counts *cmesh,
+		       FILE *o)
+{
+	struct unit_event ev[ST_MAX_EVENTS], one[ST_MAX_EVENTS];
+	struct st_unit *mesh, total = { .p = -1, .h = -1 };
+	const struct st_unit *leaf;
+	int m, i, k, n, nn, q, nleaf;
+	char name[128];
+
+	mesh = calloc(c->npmu > 0 ? (size_t)c->npmu : 1, sizeof(*mesh));
+	if (!mesh)
+		return;
+	for (i = 0; i < c->npmu; i++)
+		mesh[i] = (struct st_unit){ .p = i, .h = -1, .cn = f->mesh[i] };
+	total.cn = f->total;
+	for (m = 0; m < (int)cmn_num_metrics; m++) {
+		/* stat -e: an event's count is its counter below, not a gauge */
+		if (!c->o.sel[m] || !strcmp(cmn_metrics[m].unit, "events"))
+			continue;
+		if (f->nrows)
+			prom_gauge(o, c, m, "hnf_", "per HN-F", f->rows, f->nrows);
+		prom_gauge(o, c, m, "mesh_", "per mesh", mesh, c->npmu);
+		prom_gauge(o, c, m, "", "all meshes", &total, 1);
+	}
+	/* counters since the start, at the finest level only */
+	for (i = 0; i < c->npmu; i++)
+		mesh[i].cn = cmesh[i];
+	leaf = f->nrows ? crows : mesh;
+	nleaf = f->nrows ? f->nrows : c->npmu;
+	n = unit_events(c, &total.cn, ev, ST_MAX_EVENTS);
 	for (k = 0; k < n; k++) {
 		const struct cmn_event *e = cmn_event_find(ev[k].name);
+		bool cyc = !strcmp(ev[k].name, CMN_DTC_CYCLES);
+		const struct st_unit *u = cyc ? mesh : leaf;
+		int nu = cyc ? c->npmu : nleaf;
 
 		snprintf(name, sizeof(name), "cmn_hnf_%s_total", ev[k].name);
-		prom_help(o, name, e ? e->desc : "DTC cycle counter: mesh clock cycles",
+		prom_help(o, name, e ? e->desc : "DTC cycle counter: mesh clock cycles, per mesh",
 			  "scaled for multiplexing, since cmn-hnf started");
 		fprintf(o, "# TYPE %s counter\n", name);
 		for (i = 0; i < nu; i++) {
-			struct unit_event one[ST_MAX_EVENTS];
-			int nn = unit_events(c, u[i].cum, one, ST_MAX_EVENTS), q;
-
+			nn = unit_events(c, &u[i].cn, one, ST_MAX_EVENTS);
 			for (q = 0; q < nn && strcmp(one[q].name, ev[k].name); q++)
 				;
 			if (q == nn || isnan(one[q].v))
@@ -635,11 +755,14 @@ static void prom_write(struct st_ctx *c, const struct st_frame *f,
 		  "Lowest fraction of the interval the unit's events were counted; below 1 the values are estimates",
 		  NULL);
 	fputs("# TYPE cmn_hnf_running_ratio gauge\n", o);
-	for (i = 0; i < nu; i++) {
+	for (i = 0; i < (f->nrows ? f->nrows : c->npmu); i++) {
+		const struct st_unit *u = f->nrows ? &f->rows[i] : &mesh[i];
+
 		fputs("cmn_hnf_running_ratio", o);
-		prom_labels(o, c, u[i].p, u[i].h);
-		fprintf(o, " %.6g\n", u[i].cn->running);
+		prom_labels(o, c, u->p, u->h);
+		fprintf(o, " %.6g\n", f->nrows ? u->cn.running : f->mesh[i].running);
 	}
+	free(mesh);
 	prom_help(o, "cmn_hnf_interval_seconds", "Length of the last interval",
 		  NULL);
 	fprintf(o, "# TYPE cmn_hnf_interval_seconds gauge\ncmn_hnf_interval_seconds %.6f\n",
@@ -654,20 +777,17 @@ int st_write_prom(struct st_ctx *c, const struct st_frame *f, const char *path)
 {
 	struct st_unit *crows;
 	struct cmn_counts *cmesh, ctotal;
-	struct prom_unit *u;
 	char tmp[CMN_PATH_LEN];
-	int ret = 0, nu;
+	int ret = 0;
 	FILE *o;
 
 	crows = calloc(f->nrows + 1, sizeof(*crows));
 	cmesh = calloc(c->npmu > 0 ? (size_t)c->npmu : 1, sizeof(*cmesh));
-	u = calloc(f->nrows + c->npmu + 1, sizeof(*u));
-	if (!crows || !cmesh || !u) {
+	if (!crows || !cmesh) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	frame_units(c, (struct st_frame *)f, true, crows, cmesh, &ctotal);
-	nu = prom_units(c, f, crows, cmesh, &ctotal, u);
 	/* the textfile collector must never see half a file: write, rename */
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
 	o = fopen(tmp, "w");
@@ -675,7 +795,7 @@ int st_write_prom(struct st_ctx *c, const struct st_frame *f, const char *path)
 		ret = -errno;
 		goto out;
 	}
-	prom_write(c, f, u, nu, o);
+	prom_write(c, f, crows, cmesh, o);
 	if (fflush(o) || fsync(fileno(o)))
 		ret = -errno;
 	if (fclose(o) && !ret)
@@ -685,7 +805,6 @@ int st_write_prom(struct st_ctx *c, const struct st_frame *f, const char *path)
 	if (ret)
 		unlink(tmp);
 out:
-	free(u);
 	free(cmesh);
 	free(crows);
 	return ret;

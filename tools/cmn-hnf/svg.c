@@ -3,8 +3,11 @@
  * cmn-hnf report --svg: plain SVG 1.1 written by hand, no scripts, no
  * external resources. One time-series panel per metric (each mesh and the
  * total; the threshold dashed, the total's intervals past it shaded), then
+ * for a --per-hnf recording one panel per mesh with each HN-F's ranking
+ * metric over time, then
  * per mesh a heat map of the HN-Fs on the mesh coloured by the ranking
- * metric over the whole run.
+ * metric over the whole run, on a scale shared by all meshes (absolute)
+ * or each mesh's own (relative), with its bounds drawn.
  */
 #include <errno.h>
 #include <math.h>
@@ -116,8 +119,18 @@ static void fmt_tick(double v, char *buf, size_t len)
 		snprintf(buf, len, "%g", v);
 }
 
-/* One metric over time */
-static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
+/* A unit of the panel: meshes and the total, or the HN-Fs of mesh @pmu */
+static bool in_panel(const struct rp_unit *u, const char *pmu)
+{
+	return pmu ? u->hnf >= 0 && !strcmp(u->pmu, pmu) : u->hnf < 0;
+}
+
+/*
+ * One metric over time: of each mesh and the total (@pmu NULL), or of
+ * each HN-F of mesh @pmu (a --per-hnf recording)
+ */
+static void draw_panel(FILE *o, const struct rp_run *r, int m, const char *pmu,
+		       double y0)
 {
 	double lo = INFINITY, hi = -INFINITY, limit, tmin, tmax, step, v, y;
 	double px0 = PLOT_L, px1 = PLOT_R, py0 = y0 + 30, py1 = y0 + PANEL_H - 30;
@@ -130,7 +143,7 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 	if (!(tmax > tmin))
 		tmax = tmin + 1;
 	for (i = 0; i < r->nunits; i++) {
-		if (r->units[i].hnf >= 0)
+		if (!in_panel(&r->units[i], pmu))
 			continue;
 		for (k = 0; k < r->niv; k++) {
 			v = r->units[i].v[m][k];
@@ -156,9 +169,13 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 #define SX(t) (px0 + ((t) - tmin) / (tmax - tmin) * (px1 - px0))
 #define SY(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
 
-	fprintf(o, "<g class=\"panel\" id=\"panel-%s\">\n", cmn_metrics[m].name);
+	if (pmu)
+		fprintf(o, "<g class=\"hnf-series\" id=\"hnf-series-%s\">\n", pmu);
+	else
+		fprintf(o, "<g class=\"panel\" id=\"panel-%s\">\n", cmn_metrics[m].name);
 	svg_text(o, px0, y0 + 18, "font-size=\"15\" font-weight=\"bold\"", "start",
-		 "%s (%s)%s%s", cmn_metrics[m].name, cmn_metrics[m].unit,
+		 "%s%s%s (%s)%s%s", pmu ? pmu : "", pmu ? ", each HN-F: " : "",
+		 cmn_metrics[m].name, cmn_metrics[m].unit,
 		 thr ? "   threshold " : "", thr ? cmn_metrics[m].threshold : "");
 	svg_rect(o, px0, py0, px1 - px0, py1 - py0, "fill=\"#fafafa\" stroke=\"#999\"");
 	/* the total's intervals past the threshold, one band per stretch */
@@ -166,7 +183,7 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 		const struct rp_unit *u = &r->units[i];
 		int first = -1;
 
-		if (strcmp(u->pmu, "total"))
+		if (pmu || strcmp(u->pmu, "total"))
 			continue;
 		for (k = 0; k <= r->niv; k++) {
 			bool hit = k < r->niv &&
@@ -203,14 +220,21 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 	for (i = 0; i < r->nunits; i++) {
 		const struct rp_unit *u = &r->units[i];
 		const char *col;
-		bool total = !strcmp(u->pmu, "total");
+		bool total = !pmu && !strcmp(u->pmu, "total");
+		char label[CMN_NAME_LEN + 16];
 		int pts = 0;
 
-		if (u->hnf >= 0)
+		if (!in_panel(u, pmu))
 			continue;
 		col = total ? "#000" : series_color[c++ % ARRAY_SIZE(series_color)];
-		fprintf(o, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\"",
-			col);
+		if (pmu)
+			snprintf(label, sizeof(label), "H%d", u->hnf);
+		else
+			snprintf(label, sizeof(label), "%s", u->pmu);
+		fprintf(o, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\"",
+			pmu ? "hnf-line" : "series", col);
+		if (pmu)
+			fprintf(o, " data-hnf=\"%d\"", u->hnf);
 		fprintf(o, " stroke-width=\"%s\" points=\"", total ? "2" : "1.5");
 		for (k = 0; k < r->niv; k++) {
 			v = u->v[m][k];
@@ -218,9 +242,17 @@ static void draw_panel(FILE *o, const struct rp_run *r, int m, double y0)
 				continue;
 			fprintf(o, "%s%.1f,%.1f", pts++ ? " " : "", SX(r->t[k]), SY(v));
 		}
-		fputs("\"/>\n", o);
+		fputs("\"><title>", o);
+		xml_text(o, u->pmu);
+		if (pmu)
+			fprintf(o, " HN-F %d nodeid 0x%x (%d,%d)", u->hnf, u->nodeid,
+				u->x, u->y);
+		fputs("</title></polyline>\n", o);
+		/* the legend, as far as the panel has room */
+		if (15 * (total ? 0 : c) > py1 - py0 - 10)
+			continue;
 		svg_text(o, px1 + 10, py0 + 14 + 15 * (total ? 0 : c), "font-size=\"12\"",
-			 "start", "%s", u->pmu);
+			 "start", "%s", label);
 		snprintf(attrs, sizeof(attrs), "stroke=\"%s\" stroke-width=\"2\"", col);
 		svg_line(o, PLOT_R + 2, py0 + 10 + 15 * (total ? 0 : c), PLOT_R + 8,
 			 py0 + 10 + 15 * (total ? 0 : c), attrs);
@@ -252,11 +284,31 @@ static void heat_color(double f, char *buf, size_t len)
 	snprintf(buf, len, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
+/* The heat scale over the HN-Fs of @pmu, or of every mesh (NULL) */
+static void heat_range(const struct rp_run *r, int rank, const char *pmu,
+		       double *lo, double *hi)
+{
+	double v;
+	int i;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (i = 0; i < r->nunits; i++) {
+		if (r->units[i].hnf < 0 || (pmu && strcmp(r->units[i].pmu, pmu)))
+			continue;
+		v = rp_run_value(&r->units[i], rank);
+		if (isnan(v) || isinf(v))
+			continue;
+		*lo = fmin(*lo, v);
+		*hi = fmax(*hi, v);
+	}
+}
+
 /* The HN-Fs of mesh @pmu on its grid; returns the height used */
 static double draw_heatmap(FILE *o, const struct rp_run *r, int rank,
-			   const char *pmu, double y0)
+			   bool relative, const char *pmu, double y0)
 {
-	double lo = INFINITY, hi = -INFINITY, v, x0 = PLOT_L;
+	double lo, hi, v, x0 = PLOT_L;
 	int i, mx = 0, my = 0, x, y, k, slot[8][8];
 	char col[16], val[32], attrs[64];
 
@@ -273,15 +325,21 @@ static double draw_heatmap(FILE *o, const struct rp_run *r, int rank,
 			continue;
 		mx = u->x + 1 > mx ? u->x + 1 : mx;
 		my = u->y + 1 > my ? u->y + 1 : my;
-		v = rp_run_value(u, rank);
-		if (!isnan(v)) {
-			lo = fmin(lo, v);
-			hi = fmax(hi, v);
-		}
 	}
 	if (mx < 1 || my < 1 || mx > 8 || my > 8)
 		return 0;
-	fprintf(o, "<g class=\"heatmap\" id=\"heatmap-%s\">\n", pmu);
+	/* absolute: one scale for every mesh, a % metric on 0 to 100 */
+	heat_range(r, rank, relative ? pmu : NULL, &lo, &hi);
+	if (!relative && !strcmp(cmn_metrics[rank].unit, "%")) {
+		lo = 0;
+		hi = 100;
+	} else if (!relative) {
+		lo = isinf(lo) ? 0 : fmin(lo, 0);
+		hi = isinf(hi) ? lo + 1 : lo + cmn_nice_ceil(hi - lo);
+	}
+	fprintf(o, "<g class=\"heatmap\" id=\"heatmap-%s\" data-scale=\"%s\"", pmu,
+		relative ? "relative" : "absolute");
+	fprintf(o, " data-lo=\"%g\" data-hi=\"%g\">\n", lo, hi);
 	svg_text(o, x0, y0 + 18, "font-size=\"15\" font-weight=\"bold\"", "start",
 		 "%s: HN-Fs by %s over the run (%s), y grows upwards", pmu,
 		 cmn_metrics[rank].name, cmn_metrics[rank].unit);
@@ -326,22 +384,28 @@ static double draw_heatmap(FILE *o, const struct rp_run *r, int rank,
 		svg_text(o, cx + (CELL - 10) / 4.0, cy + 26, "font-size=\"9\"", "middle",
 			 "%s", val);
 	}
-	/* the colour scale */
+	/* the colour scale, its bounds and what it is */
 	for (k = 0; k <= 20; k++) {
 		heat_color(k / 20.0, col, sizeof(col));
 		snprintf(attrs, sizeof(attrs), "fill=\"%s\"", col);
 		svg_rect(o, x0 + 30 + mx * CELL + 30, y0 + (20 - k) * 8.0, 12, 8, attrs);
 	}
-	st_value_str(isinf(hi) ? NAN : hi, val, sizeof(val));
-	svg_text(o, x0 + 30 + mx * CELL + 48, y0 + 8, "font-size=\"11\"", "start", "%s", val);
-	st_value_str(isinf(lo) ? NAN : lo, val, sizeof(val));
-	svg_text(o, x0 + 30 + mx * CELL + 48, y0 + 168, "font-size=\"11\"", "start", "%s", val);
+	for (k = 0; k <= 4; k++) {
+		v = lo + (hi - lo) * k / 4;
+		st_value_str(isinf(lo) || isinf(hi) ? NAN : v, val, sizeof(val));
+		svg_text(o, x0 + 30 + mx * CELL + 48, y0 + 172 - k * 40.0,
+			 "class=\"scale\" font-size=\"11\"", "start", "%s%s%s", val,
+			 k == 4 ? " " : "", k == 4 ? cmn_metrics[rank].unit : "");
+	}
+	svg_text(o, x0 + 30 + mx * CELL + 30, y0 + 192, "font-size=\"11\" fill=\"#555\"",
+		 "start", "%s", relative ? "relative: this mesh's min to max" :
+		 "absolute: the same scale on every mesh");
 	fputs("</g>\n", o);
-	return 30 + my * CELL + 30 > 210 ? 30 + my * CELL + 30 : 210;
+	return 30 + my * CELL + 30 > 230 ? 30 + my * CELL + 30 : 230;
 }
 
-int rp_svg(const struct rp_run *r, int rank, const char *path, char *why,
-	   size_t why_len)
+int rp_svg(const struct rp_run *r, int rank, bool relative, const char *path,
+	   char *why, size_t why_len)
 {
 	const char *pmus[CMN_MAX_PMUS];
 	int npmu = 0, i, k, m, ret = 0;
@@ -373,11 +437,16 @@ int rp_svg(const struct rp_run *r, int rank, const char *path, char *why,
 	for (m = 0; m < (int)cmn_num_metrics; m++) {
 		if (!r->present[m])
 			continue;
-		draw_panel(b, r, m, y);
+		draw_panel(b, r, m, NULL, y);
+		y += PANEL_H;
+	}
+	/* a --per-hnf recording: each HN-F over time, by the ranking metric */
+	for (k = 0; rank >= 0 && k < npmu; k++) {
+		draw_panel(b, r, rank, pmus[k], y);
 		y += PANEL_H;
 	}
 	for (k = 0; rank >= 0 && k < npmu; k++)
-		y += draw_heatmap(b, r, rank, pmus[k], y) + 10;
+		y += draw_heatmap(b, r, rank, relative, pmus[k], y) + 10;
 	if (fclose(b)) {
 		free(body);
 		snprintf(why, why_len, "out of memory");

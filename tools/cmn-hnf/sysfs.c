@@ -237,6 +237,18 @@ int cmn_topo_parse_nodes(const char *text, struct cmn_hnf_node *nodes,
 			free(copy);
 			return -E2BIG;
 		}
+		for (i = 0; i < n; i++) {
+			if (nodes[i].nodeid == nd.nodeid)
+				snprintf(why, why_len, "line %d: node id 0x%x listed twice",
+					 lineno, nd.nodeid);
+			else if (nd.lid >= 0 && nodes[i].lid == nd.lid)
+				snprintf(why, why_len, "line %d: logical id %d listed twice",
+					 lineno, nd.lid);
+			else
+				continue;
+			free(copy);
+			return -EINVAL;
+		}
 		if (nd.lid < 0)
 			nd.lid = n;
 		nodes[n++] = nd;
@@ -276,8 +288,10 @@ int cmn_topo_parse_mesh(const char *text, int *x, int *y)
 		eq = strchr(tok[i], '=');
 		if (eq) {
 			*eq = '\0';
-			if (parse_int_token(eq + 1, &v))
-				continue;
+			if (parse_int_token(eq + 1, &v)) {
+				free(copy);
+				return -EINVAL;
+			}
 			if (!strcasecmp(tok[i], "x") ||
 			    !strcasecmp(tok[i], "mesh_x") ||
 			    !strcasecmp(tok[i], "dim_x") ||
@@ -288,16 +302,24 @@ int cmn_topo_parse_mesh(const char *text, int *x, int *y)
 				 !strcasecmp(tok[i], "dim_y") ||
 				 !strcasecmp(tok[i], "height"))
 				ky = (int)v;
+			else
+				nn = 3;		/* an unknown key */
 			continue;
 		}
-		if (nn < 2 && !parse_int_token(tok[i], &v))
-			nums[nn++] = v;
+		if (parse_int_token(tok[i], &v) || nn == 2) {
+			/* a word or a third number: not a mesh size */
+			free(copy);
+			return -EINVAL;
+		}
+		nums[nn++] = v;
 	}
 	free(copy);
-	if (kx && ky) {
+	if (nn > 2)
+		return -EINVAL;
+	if (kx && ky && !nn) {
 		*x = kx;
 		*y = ky;
-	} else if (nn == 2) {
+	} else if (nn == 2 && !kx && !ky) {
 		*x = (int)nums[0];
 		*y = (int)nums[1];
 	} else {
@@ -313,15 +335,24 @@ int cmn_topo_parse_mesh(const char *text, int *x, int *y)
 static int read_topo_file(const char *dir, const char *const *names,
 			  char *path, size_t plen, char *buf, size_t len)
 {
-	int i, ret = -ENOENT;
+	char first[CMN_PATH_LEN] = "";
+	int i, ret, err = -ENOENT;
 
 	for (i = 0; names[i]; i++) {
 		snprintf(path, plen, "%s/%s", dir, names[i]);
 		ret = cmn_read_file(path, buf, len);
 		if (ret >= 0)
 			return ret;
+		/* a file that is there but unreadable is the error to report */
+		if (ret != -ENOENT && err == -ENOENT) {
+			err = ret;
+			snprintf(first, sizeof(first), "%s", path);
+		}
 	}
-	return ret;
+	snprintf(path, plen, "%s/%s", dir, names[0]);
+	if (err != -ENOENT)
+		snprintf(path, plen, "%s", first);
+	return err;
 }
 
 static void derive_coords(struct cmn_topo *t, struct cmn_hnf_node *nd)
@@ -363,8 +394,18 @@ void cmn_topo_load(struct cmn_topo *t, const char *dir)
 		snprintf(t->why, sizeof(t->why), "out of memory");
 		return;
 	}
-	if (read_topo_file(dir, mesh_names, path, sizeof(path), buf, len) >= 0)
-		cmn_topo_parse_mesh(buf, &t->mesh_x, &t->mesh_y);
+	ret = read_topo_file(dir, mesh_names, path, sizeof(path), buf, len);
+	if (ret >= 0 && cmn_topo_parse_mesh(buf, &t->mesh_x, &t->mesh_y)) {
+		/* never a guess from a file that says something else */
+		t->mesh_x = 0;
+		t->mesh_y = 0;
+		snprintf(t->mesh_why, sizeof(t->mesh_why),
+			 "%s: '%.40s' is not a mesh size (\"<x> <y>\", 1 to 8)",
+			 path, buf);
+	} else if (ret < 0 && ret != -ENOENT) {
+		snprintf(t->mesh_why, sizeof(t->mesh_why), "%s: %s", path,
+			 strerror(-ret));
+	}
 
 	/* dtcs: either a count or a node list like hnfs */
 	ret = read_topo_file(dir, dtc_names, path, sizeof(path), buf, len);
@@ -378,9 +419,15 @@ void cmn_topo_load(struct cmn_topo *t, const char *dir)
 	}
 
 	ret = read_topo_file(dir, hnf_names, path, sizeof(path), buf, len);
-	if (ret < 0) {
+	if (ret == -ENOENT) {
 		snprintf(t->why, sizeof(t->why),
 			 "no HN-F topology file (hnfs) in %s: %s", dir,
+			 strerror(-ret));
+		free(buf);
+		return;
+	}
+	if (ret < 0) {
+		snprintf(t->why, sizeof(t->why), "cannot read %s: %s", path,
 			 strerror(-ret));
 		free(buf);
 		return;
@@ -403,8 +450,12 @@ void cmn_topo_load(struct cmn_topo *t, const char *dir)
 	}
 	for (i = 0; t->dtc_pos && i < t->ndtc; i++)
 		derive_coords(t, &t->dtc[i]);
+	for (i = 0; t->mesh_x && i < t->nhnf; i++)
+		if (t->hnf[i].x < 0 || t->hnf[i].x >= t->mesh_x ||
+		    t->hnf[i].y < 0 || t->hnf[i].y >= t->mesh_y)
+			t->nout++;
 	/* Without a mesh file, the HN-F positions give a lower bound. */
-	if (!t->mesh_x && maxx >= 0 && maxy >= 0) {
+	if (!t->mesh_x && !t->mesh_why[0] && maxx >= 0 && maxy >= 0) {
 		t->mesh_x = maxx + 1;
 		t->mesh_y = maxy + 1;
 	}
@@ -682,6 +733,27 @@ static bool read_alias(const struct cmn_pmu *pmu, const char *name,
 	return cmn_read_file(path, buf, len) > 0;
 }
 
+int cmn_pmu_alias_differs(const struct cmn_pmu *pmu, const char *name,
+			  char *alias, size_t len)
+{
+	const struct cmn_event *ev = cmn_event_find(name);
+	uint64_t ca[3] = { 0 }, ct[3] = { 0 };
+	char terms[256], why[256];
+
+	if (!strcmp(name, CMN_DTC_CYCLES))
+		snprintf(terms, sizeof(terms), "type=0x3");
+	else if (ev)
+		cmn_event_terms(ev, terms, sizeof(terms));
+	else
+		return 0;
+	if (!read_alias(pmu, name, alias, len))
+		return 0;
+	if (cmn_terms_apply(pmu->fmt, pmu->nfmt, alias, ca, why, sizeof(why)) ||
+	    cmn_terms_apply(pmu->fmt, pmu->nfmt, terms, ct, why, sizeof(why)))
+		return 0;	/* reported by cmn_pmu_event_config() */
+	return memcmp(ca, ct, sizeof(ca)) != 0;
+}
+
 int cmn_pmu_event_config(const struct cmn_pmu *pmu, const char *name,
 			 const char *extra_terms, uint64_t config[3],
 			 char *why, size_t why_len)
@@ -691,7 +763,9 @@ int cmn_pmu_event_config(const struct cmn_pmu *pmu, const char *name,
 	int ret;
 
 	memset(config, 0, 3 * sizeof(config[0]));
-	if (!read_alias(pmu, name, terms, sizeof(terms))) {
+	/* an alias that differs from the table: the table's meaning counts */
+	if (!read_alias(pmu, name, terms, sizeof(terms)) ||
+	    cmn_pmu_alias_differs(pmu, name, twhy, sizeof(twhy))) {
 		if (!strcmp(name, CMN_DTC_CYCLES)) {
 			snprintf(terms, sizeof(terms), "type=0x3");
 		} else {
@@ -722,7 +796,8 @@ void cmn_pmu_event_spelling(const struct cmn_pmu *pmu, const char *name,
 	const struct cmn_event *ev;
 	char tmp[256];
 
-	if (read_alias(pmu, name, tmp, sizeof(tmp))) {
+	if (read_alias(pmu, name, tmp, sizeof(tmp)) &&
+	    !cmn_pmu_alias_differs(pmu, name, tmp, sizeof(tmp))) {
 		snprintf(buf, len, "%s", name);
 	} else if (!strcmp(name, CMN_DTC_CYCLES)) {
 		snprintf(buf, len, "type=0x3");

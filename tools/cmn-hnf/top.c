@@ -22,8 +22,9 @@
 
 #include "stat.h"
 
-#define TOP_SIDE_W	36	/* the right-hand pane */
 #define TOP_MIN_INTERVAL 100L
+#define TOP_MAX_CW	14	/* widest map cell */
+#define TOP_PER_XP	8	/* HN-Fs one XP can carry: 2 ports x 4 devices */
 
 struct top {
 	struct st_ctx *c;
@@ -33,6 +34,8 @@ struct top {
 	int pmu;		/* mesh shown */
 	bool color;
 	bool batch;
+	bool relative;		/* heat scale: each mesh's min to max */
+	bool paused;		/* the screen is frozen, counting goes on */
 	bool tty;		/* we changed the terminal */
 	struct termios saved;
 	/* the last frame, kept to redraw at once on a key or a resize */
@@ -137,25 +140,67 @@ static const char *const heat_bg[] = {
 
 static const char heat_ch[] = " .:*#";
 
-static int heat_step(double v, double lo, double hi)
-{
-	int s;
+/*
+ * The heat scale: [lo, hi] in five equal steps. Absolute (the default):
+ * a ratio (unit %) on 0 to 100 %, any other metric from 0 to the highest
+ * HN-F of all meshes rounded up to 1, 2, 2.5 or 5 times a power of ten,
+ * so that a colour means the same on every mesh, a 1 % spread stays one
+ * colour and the step bounds are round. Relative: the shown mesh's min
+ * to max.
+ */
+struct heat {
+	double lo, hi;
+};
 
-	if (isnan(v))
+static void heat_scale(const struct top *t, struct heat *h)
+{
+	const struct st_frame *f = &t->last;
+	double v;
+	int i;
+
+	h->lo = INFINITY;
+	h->hi = -INFINITY;
+	for (i = 0; i < f->nrows; i++) {
+		if (t->relative && f->rows[i].p != t->pmu)
+			continue;
+		v = cmn_metric_value(t->metric, &f->rows[i].cn);
+		if (isnan(v) || isinf(v))
+			continue;
+		h->lo = fmin(h->lo, v);
+		h->hi = fmax(h->hi, v);
+	}
+	if (t->relative)
+		return;
+	if (!strcmp(cmn_metrics[t->metric].unit, "%")) {
+		h->lo = 0;
+		h->hi = 100;
+		return;
+	}
+	h->lo = isinf(h->lo) ? 0 : fmin(h->lo, 0);
+	if (isinf(h->hi) || !(h->hi > h->lo))
+		h->hi = h->lo + 1;
+	h->hi = h->lo + cmn_nice_ceil(h->hi - h->lo);
+}
+
+static int heat_step(double v, const struct heat *h)
+{
+	double s;
+
+	if (isnan(v) || isinf(h->lo) || isinf(h->hi))
 		return -1;
-	if (!(hi > lo))
+	if (!(h->hi > h->lo))
 		return 2;
-	s = (int)((v - lo) / (hi - lo) * 5.0);
-	return s < 0 ? 0 : s > 4 ? 4 : s;
+	s = floor((v - h->lo) / (h->hi - h->lo) * 5.0);
+	return s < 0 ? 0 : s > 4 ? 4 : (int)s;
 }
 
 /* Lines of output, built up and clipped to the screen width */
 struct screen {
-	char line[128][512];
+	char line[160][640];
 	int n;
 };
 
-/* Append to line @l; @vis is the printed width (escape codes excluded) */
+/* Append to line @l */
 static void put_at(struct screen *s, int l, const char *text)
 {
 	size_t used;
@@ -190,10 +235,17 @@ static int vis_len(const char *str)
 /* Pad line @l with blanks to @width printed columns */
 static void pad_to(struct screen *s, int l, int width)
 {
-	int n = vis_len(s->line[l]);
+	int n = vis_len(l < (int)ARRAY_SIZE(s->line) ? s->line[l] : "");
 
 	while (n++ < width)
 		put_at(s, l, " ");
+}
+
+/* Write @text at column @col of line @l (the line is padded to it) */
+static void put_col(struct screen *s, int l, int col, const char *text)
+{
+	pad_to(s, l, col);
+	put_at(s, l, text);
 }
 
 /* Print @str clipped to @width printed columns, without trailing blanks */
@@ -219,116 +271,178 @@ static void put_clipped(FILE *out, const char *str, int width)
 	}
 }
 
+/* ---- the map of one mesh ---- */
+
 struct cell_hnf {
 	int row;		/* index in the frame's rows */
 	double v;
 };
+
+/* The HN-Fs of one mesh by XP, and what their cells need */
+struct mesh_cells {
+	int p, mx, my;
+	int nat[8][8];
+	struct cell_hnf at[8][8][TOP_PER_XP];
+	int per[8];		/* lines of each mesh row, at full height */
+	int need_label;		/* cell width for "H<lid> <value>" */
+	int need_value;		/* cell width for the value alone */
+};
+
+/* Map densities: every HN-F on its own line; one line per XP; no rules */
+enum density { D_FULL, D_ONE, D_TIGHT };
 
 static int hottest(const struct cell_hnf *c, int n)
 {
 	int i, j = 0;
 
 	for (i = 1; i < n; i++)
-		if (c[i].v > c[j].v)
+		if (c[i].v > c[j].v || (isnan(c[j].v) && !isnan(c[i].v)))
 			j = i;
 	return j;
 }
 
-/* The map of mesh @p: returns the lines used from @l0 */
-static int draw_map(struct top *t, struct screen *s, int l0, int width,
-		    int maxlines, double lo, double hi)
+/* The text of a cell (without the heat character), "" for none */
+static void cell_text(const struct top *t, const struct mesh_cells *mc, int x,
+		      int y, int k, bool one_line, bool label, char *buf, size_t len)
+{
+	const struct cmn_topo *tp = &t->c->pmus[mc->p].topo;
+	int n = mc->nat[x][y], j = k;
+	char v[16];
+
+	buf[0] = '\0';
+	if (one_line && n > 1)
+		j = hottest(mc->at[x][y], n);
+	if (k >= n || (one_line && k))
+		return;
+	compact(mc->at[x][y][j].v, v, sizeof(v));
+	if (label)
+		snprintf(buf, len, "H%d%s %s",
+			 tp->hnf[t->last.rows[mc->at[x][y][j].row].h].lid,
+			 one_line && n > 1 ? "+" : "", v);
+	else
+		snprintf(buf, len, "%s%s", v, one_line && n > 1 ? "+" : "");
+	if (cmn_threshold_hit(cmn_metrics[t->metric].threshold, mc->at[x][y][j].v))
+		strncat(buf, "!", len - strlen(buf) - 1);
+}
+
+static bool gather(const struct top *t, int p, struct mesh_cells *mc)
 {
 	const struct st_frame *f = &t->last;
-	const struct cmn_topo *tp = &t->c->pmus[t->pmu].topo;
-	int x, y, i, l = l0, cw, k, nrow, per[8], lines;
-	struct cell_hnf at[8][8][4];
-	int nat[8][8];
-	char buf[96], v[16], txt[160];
-	int mx = tp->mesh_x, my = tp->mesh_y;
+	const struct cmn_topo *tp = &t->c->pmus[p].topo;
+	char buf[64];
+	int i, x, y, k, w;
 
-	if (mx < 1 || my < 1 || mx > 8 || my > 8)
-		return 0;
-	memset(nat, 0, sizeof(nat));
+	memset(mc, 0, sizeof(*mc));
+	mc->p = p;
+	mc->mx = tp->mesh_x;
+	mc->my = tp->mesh_y;
+	if (mc->mx < 1 || mc->my < 1 || mc->mx > 8 || mc->my > 8)
+		return false;
 	for (i = 0; i < f->nrows; i++) {
 		const struct cmn_hnf_node *nd;
 
-		if (f->rows[i].p != t->pmu)
+		if (f->rows[i].p != p)
 			continue;
 		nd = &tp->hnf[f->rows[i].h];
-		if (nd->x < 0 || nd->x >= mx || nd->y < 0 || nd->y >= my ||
-		    nat[nd->x][nd->y] == 4)
+		if (nd->x < 0 || nd->x >= mc->mx || nd->y < 0 || nd->y >= mc->my ||
+		    mc->nat[nd->x][nd->y] == TOP_PER_XP)
 			continue;
-		at[nd->x][nd->y][nat[nd->x][nd->y]++] = (struct cell_hnf){
+		mc->at[nd->x][nd->y][mc->nat[nd->x][nd->y]++] = (struct cell_hnf){
 			i, cmn_metric_value(t->metric, &f->rows[i].cn) };
 	}
-	/* lines per mesh row: its busiest XP, or 1 when the map is too tall */
-	lines = 0;
-	for (y = 0; y < my; y++) {
-		per[y] = 1;
-		for (x = 0; x < mx; x++)
-			if (nat[x][y] > per[y])
-				per[y] = nat[x][y];
-		lines += per[y] + 1;
+	mc->need_value = 5;
+	mc->need_label = 5;
+	for (y = 0; y < mc->my; y++) {
+		mc->per[y] = 1;
+		for (x = 0; x < mc->mx; x++) {
+			if (mc->nat[x][y] > mc->per[y])
+				mc->per[y] = mc->nat[x][y];
+			/* the widest text, on its own line or the hottest of the XP */
+			for (k = 0; k < mc->nat[x][y]; k++) {
+				cell_text(t, mc, x, y, k, false, true, buf, sizeof(buf));
+				w = (int)strlen(buf) + !t->color;
+				mc->need_label = w > mc->need_label ? w : mc->need_label;
+				cell_text(t, mc, x, y, k, false, false, buf, sizeof(buf));
+				w = (int)strlen(buf) + !t->color;
+				mc->need_value = w > mc->need_value ? w : mc->need_value;
+			}
+			cell_text(t, mc, x, y, 0, true, true, buf, sizeof(buf));
+			w = (int)strlen(buf) + !t->color;
+			mc->need_label = w > mc->need_label ? w : mc->need_label;
+			cell_text(t, mc, x, y, 0, true, false, buf, sizeof(buf));
+			w = (int)strlen(buf) + !t->color;
+			mc->need_value = w > mc->need_value ? w : mc->need_value;
+		}
 	}
-	if (lines + 2 > maxlines)
-		for (y = 0; y < my; y++)
-			per[y] = 1;
-	cw = (width - 6) / mx - 1;
-	if (cw > 14)
-		cw = 14;
-	if (cw < 5)
-		cw = 5;
+	return true;
+}
 
-	snprintf(buf, sizeof(buf), "      ");
-	put_at(s, l, buf);
-	for (x = 0; x < mx; x++) {
+static int map_width(const struct mesh_cells *mc, int cw)
+{
+	return 7 + mc->mx * (cw + 1);
+}
+
+static int map_height(const struct mesh_cells *mc, enum density d)
+{
+	int y, h = 2;
+
+	if (d == D_TIGHT)
+		return 3 + mc->my;
+	for (y = 0; y < mc->my; y++)
+		h += (d == D_FULL ? mc->per[y] : 1) + 1;
+	return h;
+}
+
+static void map_rule(struct screen *s, int l, int c0, const struct mesh_cells *mc,
+		     int cw)
+{
+	char buf[32];
+	int x;
+
+	put_col(s, l, c0, "      +");
+	for (x = 0; x < mc->mx; x++) {
+		snprintf(buf, sizeof(buf), "%.*s+", cw,
+			 "------------------------------");
+		put_at(s, l, buf);
+	}
+}
+
+/* The map of @mc at line @l0, column @c0; returns the lines used */
+static int draw_map(const struct top *t, struct screen *s, const struct mesh_cells *mc,
+		    int l0, int c0, int cw, enum density d, bool label,
+		    const struct heat *h)
+{
+	int x, y, k, l = l0, nrow, st, j;
+	char buf[64], txt[128];
+
+	put_col(s, l, c0, "      ");
+	for (x = 0; x < mc->mx; x++) {
 		snprintf(buf, sizeof(buf), " x=%-*d", cw - 2, x);
 		put_at(s, l, buf);
 	}
 	l++;
-	for (y = my - 1; y >= -1; y--) {
-		put_at(s, l, "      +");
-		for (x = 0; x < mx; x++) {
-			for (k = 0; k < cw; k++)
-				put_at(s, l, "-");
-			put_at(s, l, "+");
-		}
-		l++;
-		if (y < 0)
-			break;
-		nrow = per[y];
+	map_rule(s, l++, c0, mc, cw);
+	for (y = mc->my - 1; y >= 0; y--) {
+		nrow = d == D_FULL ? mc->per[y] : 1;
 		for (k = 0; k < nrow; k++, l++) {
 			snprintf(buf, sizeof(buf), k ? "      |" : "  y=%d |", y);
-			put_at(s, l, buf);
-			for (x = 0; x < mx; x++) {
-				int n = nat[x][y], j = k, st;
+			put_col(s, l, c0, buf);
+			for (x = 0; x < mc->mx; x++) {
+				int n = mc->nat[x][y];
 
-				if (k >= n) {
+				cell_text(t, mc, x, y, k, nrow == 1, label, buf, sizeof(buf));
+				if (!buf[0]) {
 					snprintf(txt, sizeof(txt), "%*s|", cw, "");
 					put_at(s, l, txt);
 					continue;
 				}
-				/* one line for several: the hottest, marked + */
-				if (nrow == 1 && n > 1)
-					j = hottest(at[x][y], n);
-				compact(at[x][y][j].v, v, sizeof(v));
-				st = heat_step(at[x][y][j].v, lo, hi);
-				/* H<lid> when there is room, the value, ! past the threshold */
-				if (cw >= 10)
-					snprintf(buf, sizeof(buf), "H%d%s %s",
-						 tp->hnf[f->rows[at[x][y][j].row].h].lid,
-						 nrow == 1 && n > 1 ? "+" : "", v);
-				else
-					snprintf(buf, sizeof(buf), "%s", v);
-				if (cmn_threshold_hit(cmn_metrics[t->metric].threshold,
-						      at[x][y][j].v))
-					strcat(buf, "!");
+				j = nrow == 1 && n > 1 ? hottest(mc->at[x][y], n) : k;
+				st = heat_step(mc->at[x][y][j].v, h);
 				if (t->color && st >= 0) {
-					buf[cw] = '\0';
-					snprintf(txt, sizeof(txt), "%s%-*s\033[0m|",
-						 heat_bg[st], cw, buf);
+					snprintf(txt, sizeof(txt), "%s%-*.*s\033[0m|",
+						 heat_bg[st], cw, cw, buf);
 				} else {
-					char mark[64];
+					char mark[80];
 
 					/* without colour the first character is the heat */
 					snprintf(mark, sizeof(mark), "%c%s",
@@ -338,120 +452,306 @@ static int draw_map(struct top *t, struct screen *s, int l0, int width,
 				put_at(s, l, txt);
 			}
 		}
+		if (d != D_TIGHT || !y)
+			map_rule(s, l++, c0, mc, cw);
 	}
 	return l - l0;
 }
 
-static void draw_side(struct top *t, struct screen *s, int l0, int col,
-		      int maxlines)
+/* ---- the totals and the ranking ---- */
+
+/* Width of the metric name column of the totals */
+static int totals_name_w(const struct top *t)
+{
+	int m, w = 10;
+
+	for (m = 0; m < (int)cmn_num_metrics; m++)
+		if (t->c->o.sel[m] && (int)strlen(cmn_metrics[m].name) > w)
+			w = (int)strlen(cmn_metrics[m].name);
+	return w > 22 ? 22 : w;
+}
+
+static int totals_width(const struct top *t)
+{
+	return totals_name_w(t) + 19;
+}
+
+static int totals_lines(const struct top *t)
+{
+	int m, n = 1;
+
+	for (m = 0; m < (int)cmn_num_metrics; m++)
+		n += t->c->o.sel[m];
+	return n;
+}
+
+/* The totals of the selected metrics: a heading and one line each */
+static int draw_totals(const struct top *t, struct screen *s, int l0, int c0)
 {
 	const struct st_frame *f = &t->last;
-	struct st_unit *ranked;
+	int m, l = l0, nw = totals_name_w(t);
 	char buf[160], v[64];
-	int m, i, l = l0, n;
+	double x;
 
-	(void)col;
-	snprintf(buf, sizeof(buf), "%s", t->c->npmu > 1 ? "all meshes" :
-		 t->c->pmus[0].name);
-	put_at(s, l++, buf);
-	for (m = 0; m < (int)cmn_num_metrics && l < l0 + maxlines; m++) {
-		double x;
-
+	put_col(s, l++, c0, t->c->npmu > 1 ? "all meshes" : t->c->pmus[0].name);
+	for (m = 0; m < (int)cmn_num_metrics; m++) {
 		if (!t->c->o.sel[m])
 			continue;
 		x = cmn_metric_value(m, &f->total);
 		st_value_str(x, v, sizeof(v));
-		snprintf(buf, sizeof(buf), "%c%-18.18s %8s%c%-7.7s",
-			 m == t->metric ? '>' : ' ', cmn_metrics[m].name, v,
+		/* the name gives way, never the value or its unit */
+		snprintf(buf, sizeof(buf), "%c%-*.*s %9s%c%-7s",
+			 m == t->metric ? '>' : ' ', nw, nw, cmn_metrics[m].name, v,
 			 cmn_threshold_hit(cmn_metrics[m].threshold, x) ? '!' : ' ',
 			 cmn_metrics[m].unit);
-		put_at(s, l++, buf);
+		put_col(s, l++, c0, buf);
 	}
-	l++;
-	ranked = malloc((f->nrows ? f->nrows : 1) * sizeof(*ranked));
+	return l - l0;
+}
+
+#define TOP_RANK_W	35
+
+/* The HN-Fs ranked by the colouring metric, in at most @max lines */
+static int draw_ranking(const struct top *t, struct screen *s, int l0, int c0,
+			int max)
+{
+	const struct st_frame *f = &t->last;
+	struct st_unit *ranked;
+	char buf[160], v[64], hx[16];
+	int i, l = l0, n;
+
+	if (max < 2 || !f->nrows)
+		return 0;	/* no heading without a line under it */
+	ranked = malloc(f->nrows * sizeof(*ranked));
 	if (!ranked)
-		return;
+		return 0;
 	st_rank(f, t->metric, ranked);
-	snprintf(buf, sizeof(buf), "top HN-Fs by %s", cmn_metrics[t->metric].name);
-	put_at(s, l++, buf);
-	n = t->c->o.top > 0 ? (int)t->c->o.top : l0 + maxlines - l;
-	for (i = 0; i < f->nrows && i < n && l < l0 + maxlines; i++) {
+	snprintf(buf, sizeof(buf), "top HN-Fs by %.*s", TOP_RANK_W - 13,
+		 cmn_metrics[t->metric].name);
+	put_col(s, l++, c0, buf);
+	n = t->c->o.top > 0 ? (int)t->c->o.top : f->nrows;
+	for (i = 0; i < f->nrows && i < n && l < l0 + max; i++) {
 		const struct cmn_hnf_node *nd =
 			&t->c->pmus[ranked[i].p].topo.hnf[ranked[i].h];
 
 		st_value_str(cmn_metric_value(t->metric, &ranked[i].cn), v,
 			     sizeof(v));
-		snprintf(buf, sizeof(buf), "%2d m%d H%-3d %#6x (%d,%d) %8s",
+		snprintf(buf, sizeof(buf), "%2d m%-2d H%-3d %6s (%d,%d) %9s",
 			 i + 1, t->c->pmus[ranked[i].p].index, nd->lid,
-			 nd->nodeid, nd->x, nd->y, v);
-		put_at(s, l++, buf);
+			 cmn_hex(nd->nodeid, hx), nd->x, nd->y, v);
+		put_col(s, l++, c0, buf);
 	}
 	free(ranked);
+	return l - l0;
+}
+
+/* ---- the screen ---- */
+
+/* Append @seg to @buf (after @sep) if the line stays within @width columns */
+static void add_seg(char *buf, size_t len, const char *sep, const char *seg,
+		    int width)
+{
+	if (vis_len(buf) + (int)strlen(sep) + vis_len(seg) > width)
+		return;
+	strncat(buf, sep, len - strlen(buf) - 1);
+	strncat(buf, seg, len - strlen(buf) - 1);
+}
+
+/*
+ * Two lines: what is shown (mesh, interval, running, paused), then the
+ * colouring metric with the bounds of the five heat steps. A part that
+ * does not fit the width is left out whole, never cut.
+ */
+static void header(struct top *t, struct screen *s, const struct heat *h,
+		   int width)
+{
+	const struct cmn_pmu *pmu = &t->c->pmus[t->pmu];
+	char buf[512], seg[160], a[32];
+	int i;
+
+	snprintf(buf, sizeof(buf), "cmn-hnf top");
+	snprintf(seg, sizeof(seg), "%s (%d/%d, %dx%d)", pmu->name, t->pmu + 1,
+		 t->c->npmu, pmu->topo.mesh_x, pmu->topo.mesh_y);
+	add_seg(buf, sizeof(buf), "  ", seg, width);
+	snprintf(seg, sizeof(seg), "%ld ms", t->c->o.interval_ms);
+	add_seg(buf, sizeof(buf), "  ", seg, width);
+	add_seg(buf, sizeof(buf), "  ", t->relative ? "relative scale" :
+		"absolute scale", width);
+	if (t->last.run_min < 1.0) {
+		snprintf(seg, sizeof(seg), "running %.0f%%!", t->last.run_min * 100.0);
+		add_seg(buf, sizeof(buf), "  ", seg, width);
+	}
+	if (t->paused)
+		add_seg(buf, sizeof(buf), "  ", "PAUSED", width);
+	put_at(s, 0, buf);
+
+	snprintf(buf, sizeof(buf), "%s [%s]", cmn_metrics[t->metric].name,
+		 cmn_metrics[t->metric].unit);
+	/* the scale: the bounds of the five steps */
+	seg[0] = '\0';
+	for (i = 0; i <= 5; i++) {
+		if (isinf(h->lo) || isinf(h->hi))
+			snprintf(a, sizeof(a), "n/a");
+		else
+			compact(h->lo + (h->hi - h->lo) * i / 5.0, a, sizeof(a));
+		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
+		if (i == 5)
+			break;
+		if (t->color)
+			snprintf(a, sizeof(a), " %s  \033[0m ", heat_bg[i]);
+		else
+			snprintf(a, sizeof(a), " [%c] ", heat_ch[i]);
+		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
+	}
+	add_seg(buf, sizeof(buf), "  ", seg, width);
+	if (!strstr(buf, seg)) {
+		/* too narrow for the steps: the ends of the scale */
+		compact(h->lo, a, sizeof(a));
+		snprintf(seg, sizeof(seg), "heat %s to ", isinf(h->lo) ? "n/a" : a);
+		compact(h->hi, a, sizeof(a));
+		strncat(seg, isinf(h->hi) ? "n/a" : a, sizeof(seg) - strlen(seg) - 1);
+		strncat(seg, ", 5 steps", sizeof(seg) - strlen(seg) - 1);
+		add_seg(buf, sizeof(buf), "  ", seg, width);
+	}
+	put_at(s, 1, buf);
+}
+
+/* The keys, as many as fit, whole */
+static void key_bar(const struct top *t, char *buf, size_t len)
+{
+	static const char *const keys[] = {
+		"q quit", "space pause", "m/M metric", "+/- interval", "p mesh",
+		"s scale", "c colour",
+	};
+	size_t i;
+
+	snprintf(buf, len, " %s", t->paused ? "PAUSED, space resumes" : keys[0]);
+	for (i = t->paused ? 0 : 1; i < ARRAY_SIZE(keys); i++)
+		if (!t->paused || i != 1)
+			add_seg(buf, len, "  ", keys[i], t->cols - 1);
+	strncat(buf, " ", len - strlen(buf) - 1);
+}
+
+/* The largest cell width from @need up that keeps the map within @room */
+static int fit_cw(const struct mesh_cells *mc, int need, int room)
+{
+	int cw;
+
+	for (cw = TOP_MAX_CW; cw >= need; cw--)
+		if (map_width(mc, cw) <= room)
+			return cw;
+	return 0;
+}
+
+/*
+ * Lay out the map of the shown mesh and the panels in @rows x @cols, in
+ * this order of preference: HN-F labels before bare values, a taller map
+ * before a denser one, and the panels beside the map, or under it side by
+ * side, or under it one over the other. Nothing is clipped: what does not
+ * fit is left out whole (the ranking first, then the totals).
+ */
+static void layout(struct top *t, struct screen *s, int l0, int rows, int cols,
+		   const struct heat *h)
+{
+	const int wa = totals_width(t), la = totals_lines(t);
+	struct mesh_cells mc;
+	int label, d, cw, mh, mw, l;
+
+	if (!gather(t, t->pmu, &mc)) {
+		l = l0 + draw_totals(t, s, l0, 0) + 1;
+		draw_ranking(t, s, l, 0, l0 + rows - l);
+		return;
+	}
+	for (label = 1; label >= 0; label--) {
+		for (d = D_FULL; d <= D_TIGHT; d++) {
+			mh = map_height(&mc, d);
+			if (mh > rows)
+				continue;
+			/* beside the map, right after it */
+			cw = fit_cw(&mc, label ? mc.need_label : mc.need_value,
+				    cols - 2 - (wa > TOP_RANK_W ? wa : TOP_RANK_W));
+			if (cw && la <= rows) {
+				mw = map_width(&mc, cw);
+				draw_map(t, s, &mc, l0, 0, cw, d, label, h);
+				l = l0 + draw_totals(t, s, l0, mw + 2) + 1;
+				draw_ranking(t, s, l, mw + 2, l0 + rows - l);
+				return;
+			}
+			cw = fit_cw(&mc, label ? mc.need_label : mc.need_value, cols);
+			if (!cw || mh + 1 + la > rows)
+				continue;
+			l = l0 + draw_map(t, s, &mc, l0, 0, cw, d, label, h) + 1;
+			if (wa + 2 + TOP_RANK_W <= cols) {
+				/* under the map, side by side */
+				draw_totals(t, s, l, 0);
+				draw_ranking(t, s, l, wa + 2, l0 + rows - l);
+			} else {
+				l += draw_totals(t, s, l, 0) + 1;
+				draw_ranking(t, s, l, 0, l0 + rows - l);
+			}
+			return;
+		}
+	}
+	/* a terminal too small for map and totals: the map alone */
+	for (d = D_FULL; d <= D_TIGHT && map_height(&mc, d) > rows; d++)
+		;
+	cw = fit_cw(&mc, mc.need_value, cols);
+	draw_map(t, s, &mc, l0, 0, cw ? cw : mc.need_value,
+		 d > D_TIGHT ? D_TIGHT : d, false, h);
+}
+
+/* --batch: every mesh's map, then the totals and the ranking */
+static void draw_batch(struct top *t, struct screen *s, const struct heat *h)
+{
+	struct mesh_cells mc;
+	struct heat hm = *h;
+	int p, l = 3, cw, label, saved = t->pmu;
+	char buf[160];
+
+	for (p = 0; p < t->c->npmu; p++) {
+		t->pmu = p;
+		if (t->relative)
+			heat_scale(t, &hm);
+		snprintf(buf, sizeof(buf), "%s (%dx%d)", t->c->pmus[p].name,
+			 t->c->pmus[p].topo.mesh_x, t->c->pmus[p].topo.mesh_y);
+		put_at(s, l++, buf);
+		if (!gather(t, p, &mc)) {
+			put_at(s, l++, "  (no map: the mesh size is unknown)");
+			l++;
+			continue;
+		}
+		label = fit_cw(&mc, mc.need_label, t->cols) > 0;
+		cw = fit_cw(&mc, label ? mc.need_label : mc.need_value, t->cols);
+		l += draw_map(t, s, &mc, l, 0, cw ? cw : mc.need_value, D_FULL,
+			      label, &hm) + 1;
+	}
+	t->pmu = saved;
+	if (totals_width(t) + 2 + TOP_RANK_W <= t->cols) {
+		draw_totals(t, s, l, 0);
+		draw_ranking(t, s, l, totals_width(t) + 2,
+			     t->c->o.top > 0 ? (int)t->c->o.top + 1 : 11);
+	} else {
+		l += draw_totals(t, s, l, 0) + 1;
+		draw_ranking(t, s, l, 0, t->c->o.top > 0 ? (int)t->c->o.top + 1 : 11);
+	}
 }
 
 static void draw(struct top *t)
 {
-	const struct st_frame *f = &t->last;
 	struct screen *s;
-	double lo = INFINITY, hi = -INFINITY, v, run;
-	int i, l, width, side, maplines, avail;
-	char buf[256], a[32], b[32];
+	char keys[160];
+	struct heat h;
+	int i;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return;
 	if (!t->batch)
 		term_size(t);
-	for (i = 0; i < f->nrows; i++) {
-		if (f->rows[i].p != t->pmu)
-			continue;
-		v = cmn_metric_value(t->metric, &f->rows[i].cn);
-		if (isnan(v))
-			continue;
-		lo = fmin(lo, v);
-		hi = fmax(hi, v);
-	}
-	run = f->run_min;
-	snprintf(buf, sizeof(buf), "cmn-hnf top  %s %d/%d %dx%d  %s [%s]  %ld ms",
-		 t->c->pmus[t->pmu].name, t->pmu + 1, t->c->npmu,
-		 t->c->pmus[t->pmu].topo.mesh_x, t->c->pmus[t->pmu].topo.mesh_y,
-		 cmn_metrics[t->metric].name, cmn_metrics[t->metric].unit,
-		 t->c->o.interval_ms);
-	put_at(s, 0, buf);
-	compact(lo, a, sizeof(a));
-	compact(hi, b, sizeof(b));
-	if (t->color) {
-		snprintf(buf, sizeof(buf), "cold %s  %s  %s  %s  %s \033[0m hot   min %s max %s",
-			 heat_bg[0], heat_bg[1], heat_bg[2], heat_bg[3], heat_bg[4],
-			 isinf(lo) ? "n/a" : a, isinf(hi) ? "n/a" : b);
-	} else {
-		snprintf(buf, sizeof(buf), "cold [%c%c%c%c%c] hot   min %s max %s",
-			 heat_ch[0], heat_ch[1], heat_ch[2], heat_ch[3], heat_ch[4],
-			 isinf(lo) ? "n/a" : a, isinf(hi) ? "n/a" : b);
-	}
-	if (run < 1.0) {
-		snprintf(a, sizeof(a), "  running %.0f%%!", run * 100.0);
-		strncat(buf, a, sizeof(buf) - strlen(buf) - 1);
-	}
-	put_at(s, 1, buf);
-	avail = t->rows - 4;
-	if (avail > (int)ARRAY_SIZE(s->line) - 4)
-		avail = (int)ARRAY_SIZE(s->line) - 4;
-	side = t->cols >= 80 ? TOP_SIDE_W : 0;
-	width = t->cols - side;
-	maplines = draw_map(t, s, 3, width, avail, lo, hi);
-	if (side) {
-		for (i = 3; i < 3 + avail; i++)
-			pad_to(s, i, width);
-		draw_side(t, s, 3, width, avail);
-	} else {
-		l = 3 + maplines + 1;
-		draw_side(t, s, l, 0, t->rows - 1 - l);
-	}
+	heat_scale(t, &h);
+	header(t, s, &h, t->cols);
 	if (t->batch) {
-		while (s->n &&
-		       strspn(s->line[s->n - 1], " ") == strlen(s->line[s->n - 1]))
-			s->n--;
+		draw_batch(t, s, &h);
 		for (i = 0; i < s->n; i++) {
 			put_clipped(t->out, s->line[i], t->cols);
 			fputc('\n', t->out);
@@ -461,14 +761,16 @@ static void draw(struct top *t)
 		free(s);
 		return;
 	}
+	/* title, scale, a blank line; the keys on the last line */
+	layout(t, s, 3, t->rows - 4, t->cols, &h);
 	fputs("\033[H", t->out);
 	for (i = 0; i < t->rows - 1; i++) {
 		fprintf(t->out, "\033[%d;1H\033[K", i + 1);
 		if (i < s->n)
 			put_clipped(t->out, s->line[i], t->cols);
 	}
-	fprintf(t->out, "\033[%d;1H\033[K\033[7m%s\033[0m", t->rows,
-		" q quit  m/M metric  +/- interval  p mesh  c colour ");
+	key_bar(t, keys, sizeof(keys));
+	fprintf(t->out, "\033[%d;1H\033[K\033[7m%s\033[0m", t->rows, keys);
 	fflush(t->out);
 	free(s);
 }
@@ -490,6 +792,9 @@ static bool top_frame(struct st_ctx *c, struct st_frame *f, void *arg)
 	struct top *t = arg;
 
 	(void)c;
+	/* paused: the screen keeps its frame, counting goes on */
+	if (t->paused && t->have_last)
+		return true;
 	keep_frame(t, f);
 	draw(t);
 	return true;
@@ -544,6 +849,12 @@ static bool top_input(struct st_ctx *c, void *arg)
 		case 'c':
 			t->color = !t->color;
 			break;
+		case ' ':
+			t->paused = !t->paused;
+			break;
+		case 's':
+			t->relative = !t->relative;
+			break;
 		default:
 			break;
 		}
@@ -568,7 +879,8 @@ int cmd_top(int argc, char **argv, FILE *out)
 {
 	struct st_ctx c = { .out = out };
 	struct top t = { .c = &c, .out = out, .pmu = 0 };
-	const char *metric = NULL;
+	static const char *const scales[] = { "absolute", "relative", NULL };
+	const char *metric = NULL, *scale = "absolute";
 	bool batch = false, nocolor = false;
 	long pmu = 0;
 	const struct cmn_opt opts[] = {
@@ -578,15 +890,22 @@ int cmd_top(int argc, char **argv, FILE *out)
 		{ 'm', "metric", "METRIC", CMN_OPT_STR, &metric, .help =
 		  "the metric colouring the map (default: the first\n"
 		  "selected); the m and M keys change it" },
-		{ 'p', "pmu", "N", CMN_OPT_LONG, &pmu, 0, CMN_MAX_PMUS - 1,
-		  .help = "show the N-th mesh first (the p key changes it)" },
+		{ 0x102, "mesh", "N", CMN_OPT_LONG, &pmu, 0, CMN_MAX_PMUS - 1,
+		  .help = "show the N-th mesh first, from 0 (the p key\n"
+		  "changes it)" },
+		{ 0x103, "scale", "HOW", CMN_OPT_CHOICE, &scale, .choices = scales,
+		  .help = "heat colours: absolute (default: a % metric on\n"
+		  "0-100 %, others from 0 to the hottest HN-F of all\n"
+		  "meshes) or relative (each mesh's min to max);\n"
+		  "the s key changes it" },
 		{ 't', "top", "N", CMN_OPT_LONG, &c.o.top, 1, CMN_MAX_HNFS,
 		  .help = "HN-Fs in the top list (default: as many as fit)" },
 		{ 'n', "count", "N", CMN_OPT_LONG, &c.o.count, 1, 1000000000L,
 		  .help = "stop after N refreshes" },
 		{ 'b', "batch", NULL, CMN_OPT_FLAG, &batch, .help =
-		  "print plain frames one after the other (no full\n"
-		  "screen, no keys, no colour)" },
+		  "print plain frames one after the other, every\n"
+		  "mesh's map (no full screen, no keys, no colour;\n"
+		  "COLUMNS wide, default 120)" },
 		{ 0x101, "no-color", NULL, CMN_OPT_FLAG, &nocolor, .help =
 		  "no colour (also NO_COLOR=1 or TERM=dumb)" },
 		{ 0 },
@@ -598,12 +917,15 @@ int cmd_top(int argc, char **argv, FILE *out)
 		"A live heat map of each mesh: the map of 'cmn-hnf topo' with every HN-F\n"
 		"coloured by a metric, beside the totals of the selected metrics (default:\n"
 		"the level-1 metrics) and the HN-Fs ranked by the colouring metric. HN-Fs\n"
-		"are counted one by one (as stat --per-hnf). Keys: q quit, m/M next or\n"
-		"previous metric, +/- double or halve the interval, p next mesh, c colour\n"
-		"on or off. Without colour the first character of a cell shows the heat\n"
-		"(' ' . : * # from cold to hot).",
+		"are counted one by one (as stat --per-hnf). The second line shows the\n"
+		"heat scale. Keys: q quit, space pause (counting goes on), m/M next or\n"
+		"previous metric, +/- double or halve the interval, p next mesh, s\n"
+		"absolute or relative scale, c colour on or off. Without colour the\n"
+		"first character of a cell shows the heat (' ' . : * # from cold to\n"
+		"hot). --batch prints every mesh's map.",
 	};
 	struct cmn_pmu *pmus;
+	const char *e;
 	char why[512];
 	int ret, first, i;
 
@@ -629,6 +951,7 @@ int cmd_top(int argc, char **argv, FILE *out)
 	}
 	c.o.per_hnf = true;
 	c.o.fmt = FMT_NONE;
+	t.relative = !strcmp(scale, "relative");
 	t.batch = batch;
 	t.color = !batch && !nocolor && cmn_top_color_wanted();
 	if (!batch && (!isatty(STDIN_FILENO) || !isatty(fileno(out)))) {
@@ -651,8 +974,9 @@ int cmd_top(int argc, char **argv, FILE *out)
 	}
 	c.npmu = ret;
 	if (pmu >= c.npmu) {
-		fprintf(stderr, "%s top: --pmu %ld: there are %d meshes\n",
-			cmn_prog, pmu, c.npmu);
+		fprintf(stderr, "%s top: --mesh %ld: there %s %d mesh%s (0 to %d)\n",
+			cmn_prog, pmu, c.npmu == 1 ? "is" : "are", c.npmu,
+			c.npmu == 1 ? "" : "es", c.npmu - 1);
 		ret = 2;
 		goto out;
 	}
@@ -664,8 +988,10 @@ int cmd_top(int argc, char **argv, FILE *out)
 		goto out;
 	}
 	if (batch) {
-		t.rows = 60;
-		t.cols = 80;
+		/* no terminal: as wide as COLUMNS says, else 120 */
+		e = getenv("COLUMNS");
+		t.rows = 0;
+		t.cols = e && atoi(e) >= 40 && atoi(e) <= 600 ? atoi(e) : 120;
 	} else {
 		term_size(&t);
 		ret = term_setup(&t);

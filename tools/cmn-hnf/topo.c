@@ -22,14 +22,14 @@ static int cell_lines(const struct cmn_topo *t, int x, int y,
 {
 	int n = 0, i;
 
-	snprintf(lines[n++], CELL_W + 1, "XP %#x", xp_nodeid(t, x, y));
+	snprintf(lines[n++], CELL_W + 1, "XP 0x%x", xp_nodeid(t, x, y));
 	for (i = 0; t->dtc_pos && i < t->ndtc && n < max; i++)
 		if (t->dtc[i].x == x && t->dtc[i].y == y)
-			snprintf(lines[n++], CELL_W + 1, "DTC%d %#x",
+			snprintf(lines[n++], CELL_W + 1, "DTC%d 0x%x",
 				 t->dtc[i].lid, t->dtc[i].nodeid);
 	for (i = 0; i < t->nhnf && n < max; i++)
 		if (t->hnf[i].x == x && t->hnf[i].y == y)
-			snprintf(lines[n++], CELL_W + 1, "H%d %#x p%dd%d",
+			snprintf(lines[n++], CELL_W + 1, "H%d 0x%x p%dd%d",
 				 t->hnf[i].lid, t->hnf[i].nodeid,
 				 t->hnf[i].port, t->hnf[i].dev);
 	return n;
@@ -84,6 +84,7 @@ void cmn_topo_map(FILE *out, const struct cmn_topo *t)
 static void pmu_text(FILE *out, const struct cmn_pmu *p)
 {
 	const struct cmn_topo *t = &p->topo;
+	char nid[16];
 	int i;
 
 	fprintf(out, "%s:\n", p->name);
@@ -106,14 +107,21 @@ static void pmu_text(FILE *out, const struct cmn_pmu *p)
 		fprintf(out, "  topology:   %s\n\n", t->why);
 		return;
 	}
-	fprintf(out, "  mesh:       %dx%d, %d HN-F%s, %d DTC%s\n", t->mesh_x,
-		t->mesh_y, t->nhnf, t->nhnf == 1 ? "" : "s", t->ndtc,
-		t->ndtc == 1 ? "" : "s");
+	if (t->mesh_why[0])
+		fprintf(out, "  mesh:       unknown (%s), %d HN-F%s, %d DTC%s\n",
+			t->mesh_why, t->nhnf, t->nhnf == 1 ? "" : "s", t->ndtc,
+			t->ndtc == 1 ? "" : "s");
+	else
+		fprintf(out, "  mesh:       %dx%d, %d HN-F%s, %d DTC%s\n", t->mesh_x,
+			t->mesh_y, t->nhnf, t->nhnf == 1 ? "" : "s", t->ndtc,
+			t->ndtc == 1 ? "" : "s");
 	fprintf(out, "  HN-Fs:      lid  nodeid  xp     port dev\n");
-	for (i = 0; i < t->nhnf; i++)
-		fprintf(out, "              %3d  %#6x  (%d,%d)  %4d %3d\n",
-			t->hnf[i].lid, t->hnf[i].nodeid, t->hnf[i].x,
-			t->hnf[i].y, t->hnf[i].port, t->hnf[i].dev);
+	for (i = 0; i < t->nhnf; i++) {
+		snprintf(nid, sizeof(nid), "0x%x", t->hnf[i].nodeid);
+		fprintf(out, "              %3d  %6s  (%d,%d)  %4d %3d\n",
+			t->hnf[i].lid, nid, t->hnf[i].x, t->hnf[i].y,
+			t->hnf[i].port, t->hnf[i].dev);
+	}
 	for (i = 0; i < t->nhnf; i++)
 		if (t->hnf[i].x < 0 || t->hnf[i].x >= t->mesh_x ||
 		    t->hnf[i].y < 0 || t->hnf[i].y >= t->mesh_y)
@@ -221,8 +229,8 @@ int cmd_topo(int argc, char **argv, FILE *out)
 		cj_end(&j);
 	} else {
 		if (!n)
-			fprintf(out, "no %s<n> PMU found (run 'cmn-hnf check')\n",
-				CMN_PMU_PREFIX);
+			fprintf(stderr, "%s: no %s<n> PMU found (run 'cmn-hnf check')\n",
+				cmn_prog, CMN_PMU_PREFIX);
 		for (i = 0; i < n; i++)
 			pmu_text(out, &pmus[i]);
 	}

@@ -170,10 +170,96 @@ bool cmn_is_cmn600_modalias(const char *modalias)
 	return strstr(modalias, "ARMHC600") || strstr(modalias, "arm,cmn-600");
 }
 
+double cmn_nice_ceil(double v)
+{
+	static const double m[] = { 1, 2, 2.5, 5, 10 };
+	double p = pow(10, floor(log10(v)));
+	size_t i;
+
+	if (!(v > 0) || isinf(v))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(m); i++)
+		if (m[i] * p >= v * 0.999999999999)
+			return m[i] * p;
+	return 10 * p;
+}
+
+const char *cmn_hex(unsigned int v, char *buf)
+{
+	snprintf(buf, 16, "0x%x", v);
+	return buf;
+}
+
 double cmn_epoch_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define CMN_FIX_PERFMON \
+	"run as root (sudo), give CAP_PERFMON, or lower the level to 0 " \
+	"(sysctl kernel.perf_event_paranoid=0)"
+#define CMN_FIX_SYSADMIN \
+	"run as root (sudo): at this level only CAP_SYS_ADMIN may count, " \
+	"CAP_PERFMON is not enough; or lower the level to 2 " \
+	"(sysctl kernel.perf_event_paranoid=2, a file in /etc/sysctl.d/ " \
+	"for good) so that CAP_PERFMON suffices"
+
+enum cmn_perm cmn_perm_needed(long paranoid)
+{
+	if (paranoid <= 0)
+		return CMN_PERM_ANYONE;
+	return paranoid <= 2 ? CMN_PERM_PERFMON : CMN_PERM_SYSADMIN;
+}
+
+int cmn_read_paranoid(long *paranoid)
+{
+	char path[CMN_PATH_LEN];
+
+	cmn_proc_path(path, sizeof(path), "sys/kernel/perf_event_paranoid");
+	return cmn_read_long(path, paranoid);
+}
+
+bool cmn_has_cap(int cap)
+{
+	char path[CMN_PATH_LEN], *buf, *line;
+	bool ret = false;
+
+	buf = malloc(8192);
+	if (!buf)
+		return false;
+	cmn_proc_path(path, sizeof(path), "self/status");
+	if (cmn_read_file(path, buf, 8192) >= 0) {
+		line = strstr(buf, "\nCapEff:");
+		if (line)
+			ret = (strtoull(line + 8, NULL, 16) >> cap) & 1;
+	}
+	free(buf);
+	return ret;
+}
+
+bool cmn_perm_allows(long paranoid, bool perfmon, bool sysadmin)
+{
+	switch (cmn_perm_needed(paranoid)) {
+	case CMN_PERM_ANYONE:
+		return true;
+	case CMN_PERM_PERFMON:
+		return perfmon || sysadmin;
+	default:
+		return sysadmin;
+	}
+}
+
+const char *cmn_perm_fix(long paranoid)
+{
+	switch (cmn_perm_needed(paranoid)) {
+	case CMN_PERM_ANYONE:
+		return "any user may count";
+	case CMN_PERM_PERFMON:
+		return CMN_FIX_PERFMON;
+	default:
+		return CMN_FIX_SYSADMIN;
+	}
 }

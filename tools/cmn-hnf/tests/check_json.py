@@ -256,6 +256,93 @@ def report_svg(args):
             raise Bad(f"{title}: expected {want:.4f} ({rank})")
 
 
+def hnf_series(args):
+    """args: SVG REPORT.json JSONL METRIC: the per-HN-F time series of a
+    --per-hnf recording, drawn and in report --json, against the file."""
+    import xml.etree.ElementTree as ET
+    svg, rep, jsonl, metric = args
+    ns = "{http://www.w3.org/2000/svg}"
+    recs = [json.loads(line) for line in open(jsonl) if line.strip()]
+    hnfs = {}
+    for u in recs[0]["units"]:
+        if u["hnf"] is not None:
+            hnfs.setdefault(u["pmu"], []).append(u["hnf"])
+    if not hnfs:
+        raise Bad("no HN-F in the recording")
+    root = ET.parse(svg).getroot()
+    groups = {g.get("id"): g for g in root.iter(ns + "g")
+              if g.get("class") == "hnf-series"}
+    if set(groups) != {f"hnf-series-{p}" for p in hnfs}:
+        raise Bad(f"HN-F panels {sorted(groups)}, meshes {sorted(hnfs)}")
+    for p, ids in hnfs.items():
+        lines = [e for e in groups[f"hnf-series-{p}"].iter(ns + "polyline")
+                 if e.get("class") == "hnf-line"]
+        if sorted(int(e.get("data-hnf")) for e in lines) != sorted(ids):
+            raise Bad(f"{p}: lines for HN-Fs "
+                      f"{sorted(int(e.get('data-hnf')) for e in lines)}, recorded {ids}")
+        for e in lines:
+            if len(e.get("points").split()) != len(recs):
+                raise Bad(f"{p} H{e.get('data-hnf')}: "
+                          f"{len(e.get('points').split())} points, {len(recs)} intervals")
+    doc = json.load(open(rep))
+    for u in doc["units"]:
+        if u["hnf"] is None:
+            continue
+        want = [next(x for x in r["units"] if x["pmu"] == u["pmu"] and
+                     x["hnf"] == u["hnf"])["metrics"][metric]["value"] for r in recs]
+        got = u["metrics"][metric]["series"]
+        if len(got) != len(want) or any(
+                abs(a - b) > 1e-6 * max(1.0, abs(b)) for a, b in zip(got, want)):
+            raise Bad(f"{u['pmu']} H{u['hnf']}: series {got[:4]}..., recorded {want[:4]}...")
+    if len({tuple(u["metrics"][metric]["series"]) for u in doc["units"]
+            if u["hnf"] is not None}) < 2:
+        raise Bad("every HN-F has the same series: not per HN-F")
+
+
+def grafana(doc, args):
+    """args: PROM RULES: every query of the dashboard names metric families
+    the exporter wrote to PROM; the queries, variables replaced, go to
+    RULES as recording rules for promtool check rules."""
+    prom, rules = args
+    written = set()
+    for line in open(prom):
+        if line.startswith("# TYPE "):
+            written.add(line.split()[2])
+    for k in ("title", "uid", "panels", "templating", "schemaVersion"):
+        if k not in doc:
+            raise Bad(f"no {k}")
+    exprs = []
+    for v in doc["templating"]["list"]:
+        if v["type"] == "query":
+            exprs.append(v["definition"])
+    heat = False
+    for p in doc["panels"]:
+        if p["type"] == "row":
+            continue
+        if p.get("datasource", {}).get("uid") != "${datasource}":
+            raise Bad(f"panel {p['title']!r}: not the dashboard's data source")
+        for t in p["targets"]:
+            exprs.append(t["expr"])
+            if p["type"] == "heatmap" and re.search(r"\bcmn_hnf_hnf_", t["expr"]):
+                heat = True
+    if not heat:
+        raise Bad("no heat map of the HN-Fs (a heatmap of a cmn_hnf_hnf_ family)")
+    names = set()
+    for e in exprs:
+        names |= set(re.findall(r"\bcmn_hnf_[a-z0-9_]+", e))
+    missing = sorted(names - written)
+    if missing:
+        raise Bad(f"queries name metrics the exporter does not write: {missing}")
+    with open(rules, "w") as f:
+        f.write("groups:\n  - name: cmn-hnf-dashboard\n    rules:\n")
+        for i, e in enumerate(exprs):
+            m = re.fullmatch(r"label_values\((.*), *\w+\)", e)
+            q = m.group(1) if m else e
+            q = (q.replace("$__rate_interval", "1m").replace("$instance", ".*")
+                 .replace("$pmu", ".*"))
+            f.write(f"      - record: cmn_hnf:dashboard_{i}\n        expr: {json.dumps(q)}\n")
+
+
 def jevents(args):
     """args: METRICS.txt LIST.json regex|--exact-compat: what perf's
     jevents.py made of the export, against the tool's metric table."""
@@ -312,6 +399,9 @@ def main():
         if kind == "jevents":
             jevents([path] + args)
             return 0
+        if kind == "hnf-series":
+            hnf_series([path] + args)
+            return 0
         with open(path) as f:
             if kind == "stat":
                 doc = [json.loads(line) for line in f if line.strip()]
@@ -320,7 +410,7 @@ def main():
             else:
                 doc = json.load(f)
         {"telemetry": telemetry, "perf-json": perf_json, "list": list_json,
-         "topo": topo_json, "stat": stat_json}[kind](doc, args)
+         "topo": topo_json, "stat": stat_json, "grafana": grafana}[kind](doc, args)
     except (Bad, ValueError, KeyError, TypeError, OSError) as e:
         print(f"{kind}: {e}")
         return 1

@@ -10,8 +10,10 @@
 #                      package is downloaded and unpacked privately under
 #                      $CMN_HNF_CACHE/tools (never installed: its postinst
 #                      would create a user and start a server)
-#   deps.sh ksrc       print the kernel source tree the project unpacks
-#                      (ensure_kernel_source), for perf's jevents.py
+#   deps.sh ksrc [SERIES]
+#                      print the kernel source tree the project unpacks
+#                      (ensure_kernel_source; 6.12 by default, 6.1 for the
+#                      perf --exact-compat is for), for perf's jevents.py
 #   deps.sh chromium   apt-get install chromium (the screenshot test only)
 #
 # Progress goes to stderr; a failure exits non-zero and the test that needed
@@ -41,11 +43,11 @@ promtool)
 	[ -x "$dir/usr/bin/promtool" ] || exit 1
 	echo "$dir/usr/bin/promtool" ;;
 ksrc)
-	ensure_kernel_source >&2
+	ensure_kernel_source "${2:-6.12}" >&2
 	echo "$KSRC" ;;
 chromium)
 	install_pkgs chromium fonts-dejavu-core ;;
 *)
-	echo "usage: $0 host|promtool|ksrc|chromium" >&2
+	echo "usage: $0 host|promtool|ksrc [SERIES]|chromium" >&2
 	exit 2 ;;
 esac

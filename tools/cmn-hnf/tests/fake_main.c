@@ -18,6 +18,9 @@ int main(int argc, char **argv)
 		fake_run_permille = atoi(run);
 	/* rates that change over time, for reports worth looking at */
 	fake_wave = getenv("CMN_HNF_FAKE_WAVE") && *getenv("CMN_HNF_FAKE_WAVE");
+	/* perf_event_open(2) fails with this errno (permission tests) */
+	if (getenv("CMN_HNF_FAKE_OPEN_ERRNO"))
+		fake_open_errno = atoi(getenv("CMN_HNF_FAKE_OPEN_ERRNO"));
 	cmn_perf_ops = &fake_ops;
 	return cmn_main(argc, argv);
 }

@@ -6,7 +6,8 @@
  * Every read of a group advances each member by its rate (fake_rate())
  * times the time it ran: HN-F groups run half the time (so counts must be
  * scaled back), the cycle counter all the time. Per-HN-F events are
- * weighted by the HN-F's place in hnfs_3x3 of the tests (lid + 1).
+ * weighted by the HN-F's place in hnfs_3x3 of the tests (lid + 1), those
+ * of other node ids (the shipped meshes of the screen tests) 1 to 9.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -23,9 +24,12 @@ bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
 int fake_run_permille = 500;	/* time HN-F groups run, per 1000 */
 bool fake_wave;		/* rates that change from read to read */
 int fake_type1 = 10;	/* attr.type of the second mesh */
+int fake_open_errno;	/* non-zero: every open fails with it */
 
 static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
 {
+	if (fake_open_errno)
+		return -fake_open_errno;
 	if (nfev == FAKE_MAX)
 		return -EMFILE;
 	if (fake_no_groups && group_fd >= 0)
@@ -115,7 +119,8 @@ static uint64_t fake_rate(const struct fake_ev *e)
 			w = 4;
 			break;
 		default:
-			w = 0;
+			/* other meshes (the screen tests): 1 to 9 by node id */
+			w = 1 + (((c >> 16 & 0xffff) * 2654435761U) >> 16) % 9;
 		}
 	}
 	if (fake_wave && r) {

@@ -26,6 +26,7 @@ extern bool fake_cycles_error;	/* the pinned dtc_cycles is in error state */
 extern int fake_run_permille;	/* HN-F groups run this much of 1000 */
 extern int fake_type1;		/* attr.type of the second mesh */
 extern bool fake_wave;		/* rates change from read to read */
+extern int fake_open_errno;	/* non-zero: every open fails with it */
 extern const struct cmn_perf_ops fake_ops;
 
 /* Counted events (read at least once) of the group led by event @i */

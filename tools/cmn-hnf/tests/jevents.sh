@@ -6,7 +6,7 @@
 #   jevents.sh KSRC TOOL WORK [--exact-compat]
 #
 # Copies perf's pmu-events/arch (arm64 and test) from the kernel source
-# tree KSRC, adds the export in perf's layout (metrics --output-dir), runs
+# tree KSRC (6.12, or 6.1, whose jevents.py and tables differ), adds the export in perf's layout (metrics --output-dir), runs
 # perf's jevents.py over it, compiles the C it generates and links it with
 # jevents_check.c, which lists the arm_cmn_hnf metrics perf would know and
 # how their Compat matches. check_json.py jevents compares that with the
@@ -26,9 +26,16 @@ cp -r "$PE/arch/test" "$PE/arch/arm64" "$W/arch/" || fail "cannot copy $PE/arch"
 	fail "cmn-hnf metrics --output-dir failed"
 [ "$(cat "$W/path")" = "$W/arch/arm64/arm/cmn600-hnf/sys/metrics.json" ] ||
 	fail "export written to $(cat "$W/path")"
-(cd "$PE" && python3 jevents.py arm64 all "$W/arch" "$W/pmu-events.c") \
+# perf 6.1's jevents.py takes no model argument, and its tables hold
+# metrics as events with a metric name (no struct pmu_metric)
+MODEL=(all) DEFS=()
+grep -q "'model'" "$PE/jevents.py" || MODEL=()
+grep -q 'struct pmu_metric' "$PE/pmu-events.h" || DEFS=(-DCMN_PERF_EVENTS_61)
+(cd "$PE" && python3 jevents.py arm64 "${MODEL[@]}" "$W/arch" "$W/pmu-events.c") \
 	> "$W/jevents.log" 2>&1 || fail "jevents.py: $(tail -n 1 "$W/jevents.log")"
-grep -q 'pmu_metrics__arm_cmn600_hnf_sys' "$W/pmu-events.c" ||
+TABLE=pmu_metrics__arm_cmn600_hnf_sys
+[ ${#DEFS[@]} = 0 ] || TABLE=pme_arm_cmn600_hnf_sys
+grep -q "$TABLE" "$W/pmu-events.c" ||
 	fail "jevents.py made no sys metric table for arm/cmn600-hnf"
 P="$KSRC/tools"
 INC=(-I"$P/perf" -I"$P/perf/util" -I"$P/include" -I"$P/arch/x86/include"
@@ -36,7 +43,7 @@ INC=(-I"$P/perf" -I"$P/perf/util" -I"$P/include" -I"$P/arch/x86/include"
 	-I"$P/lib/perf/include" -I"$P/lib/api" -D_GNU_SOURCE)
 gcc -c -o "$W/pmu-events.o" "${INC[@]}" "$W/pmu-events.c" > "$W/cc.log" 2>&1 ||
 	fail "the generated pmu-events.c does not compile: $(grep -m1 error "$W/cc.log")"
-gcc -Wall -Werror -o "$W/check" "${INC[@]}" "$HERE/jevents_check.c" \
+gcc -Wall -Werror "${DEFS[@]}" -o "$W/check" "${INC[@]}" "$HERE/jevents_check.c" \
 	"$W/pmu-events.o" > "$W/ld.log" 2>&1 ||
 	fail "linking jevents_check: $(grep -m1 -E 'error|undefined' "$W/ld.log")"
 "$W/check" 43400 43402 43406 43800 43c00 434020 > "$W/metrics.txt" ||

@@ -11,7 +11,9 @@
  *
  * "regex" is a POSIX extended regular expression that must match the
  * whole identifier (perf 6.6 and later), "strcmp" plain equality (before
- * 6.6). Both are written here from perf's documented behaviour.
+ * 6.6). Both are written here from perf's documented behaviour. Built
+ * with -DCMN_PERF_EVENTS_61 for perf 6.1's tables, where metrics are
+ * events with a metric name.
  */
 #include <regex.h>
 #include <stdbool.h>
@@ -60,6 +62,16 @@ struct ids {
 	char **id;
 };
 
+#ifdef CMN_PERF_EVENTS_61
+/*
+ * perf 6.1 (the --exact-compat target): metrics are pmu_events with a
+ * metric_name, in the sys event tables
+ */
+#define pmu_metric		pmu_event
+#define pmu_metrics_table	pmu_events_table
+#define pmu_for_each_sys_metric	pmu_for_each_sys_event
+#endif
+
 static int one(const struct pmu_metric *pm, const struct pmu_metrics_table *t,
 	       void *data)
 {
@@ -67,6 +79,8 @@ static int one(const struct pmu_metric *pm, const struct pmu_metrics_table *t,
 	int i;
 
 	(void)t;
+	if (!pm->metric_name)
+		return 0;
 	/* jevents.py names the PMU of Unit "arm_cmn_hnf" uncore_arm_cmn_hnf */
 	if (!pm->pmu || (strcmp(pm->pmu, "arm_cmn_hnf") &&
 			 strcmp(pm->pmu, "uncore_arm_cmn_hnf")))

@@ -4,16 +4,21 @@
 # cmn-hnf top in a real terminal: tmux on the host, the tool on the fake
 # PMU (cmn-hnf-fake) and the unit tests' two-mesh sysfs tree.
 #
-#   top-tmux.sh FAKE SYSFS_ROOT GOLDEN_DIR WORK_DIR
+#   top-tmux.sh FAKE SYSFS_ROOT GOLDEN_DIR WORK_DIR MESH_DIR
 #
 # Checks, in an 80x24 pane: the screen equals GOLDEN_DIR/top-80x24.txt; hot
-# cells are coloured; the m key changes the metric; a resize to 120x40
-# redraws wider; q, ^C and SIGTERM each give the terminal back (stty
-# settings as before, alternate screen left); NO_COLOR=1 and TERM=dumb give
-# no colour. Prints one line saying what is wrong and exits 1, or exits 0.
-# GOLDEN_UPDATE=1 writes the golden file instead of comparing.
+# cells are coloured on the absolute scale; the m key changes the metric;
+# space pauses; a resize to 120x40 redraws wider; q, ^C and SIGTERM each
+# give the terminal back (stty settings as before, alternate screen left);
+# NO_COLOR=1 and TERM=dumb give no colour. Then, for every mesh file of
+# MESH_DIR (the CMN-600 model's shipped meshes, made into sysfs trees by
+# mesh-sysfs.sh), the screen at 80x24, 120x40 and 200x60 equals
+# GOLDEN_DIR/top/<mesh>-<size>.txt. Prints one line saying what is wrong
+# and exits 1, or exits 0. GOLDEN_UPDATE=1 writes the golden files instead
+# of comparing.
 set -u
-FAKE=$1 ROOT=$2 GOLDEN=$3 D=$4
+FAKE=$1 ROOT=$2 GOLDEN=$3 D=$4 MESHES=$5
+HERE=$(cd "$(dirname "$0")" && pwd)
 SOCK="cmn-hnf-top-$$"
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 fail() { echo "$*"; T kill-server 2>/dev/null; exit 1; }
@@ -43,11 +48,31 @@ stable() {
 }
 
 # start ENV...: run top in the pane's shell, its pid in $D/pid
-start() {
+start() { start_on "$ROOT" "$@"; }
+
+# start_on ROOT ENV...: the same on another sysfs tree
+start_on() {
+	local root=$1
+	shift
 	rm -f "$D/rc" "$D/pid" "$D/before" "$D/after"
-	T send-keys -t top -l "stty -g > $D/before; env $* sh -c 'echo \$\$ > $D/pid; exec $FAKE --sysfs-root $ROOT top -I 300 -m pocq_avg_occupancy slc pocq'; echo rc=\$? > $D/rc; stty -g > $D/after; clear"
+	T send-keys -t top -l "stty -g > $D/before; env $* sh -c 'echo \$\$ > $D/pid; exec $FAKE --sysfs-root $root top -I 300 -m pocq_avg_occupancy slc pocq'; echo rc=\$? > $D/rc; stty -g > $D/after; clear"
 	T send-keys -t top Enter
-	wait_for 20 screen_has "top HN-Fs by" || fail "top did not draw: $(cap | head -n 3 | tr '\n' '|')"
+	wait_for 20 screen_has "q quit" || fail "top did not draw: $(cap | head -n 3 | tr '\n' '|')"
+}
+
+# the key bar is on the last line: top drew at the pane's size
+keys_at_bottom() { cap | tail -n 1 | grep -q 'q quit'; }
+
+# golden NAME: the screen now against GOLDEN_DIR/NAME.txt
+golden() {
+	mkdir -p "$(dirname "$D/$1.txt")"
+	cap > "$D/$1.txt"
+	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+		mkdir -p "$(dirname "$GOLDEN/$1.txt")"
+		cp "$D/$1.txt" "$GOLDEN/$1.txt"
+	elif ! diff -u "$GOLDEN/$1.txt" "$D/$1.txt" > "$D/top.diff" 2>&1; then
+		fail "$1: the screen differs from the golden file: $(grep '^[-+][^-+]' "$D/top.diff" | head -n 4 | tr '\n' '|')"
+	fi
 }
 
 # ended HOW: top exited and gave the terminal back
@@ -65,23 +90,43 @@ T new-session -d -s top -x 80 -y 24 "env -i PATH=/usr/bin:/bin HOME=$D TERM=scre
 # 80x24, colour
 start TERM=xterm-256color
 wait_for 10 stable || fail "the screen does not settle"
-cap > "$D/top-80x24.txt"
-if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
-	cp "$D/top-80x24.txt" "$GOLDEN/top-80x24.txt"
-elif ! diff -u "$GOLDEN/top-80x24.txt" "$D/top-80x24.txt" > "$D/top.diff"; then
-	fail "80x24 screen differs from the golden file: $(grep '^[-+][^-+]' "$D/top.diff" | head -n 4 | tr '\n' '|')"
-fi
-# the hottest HN-F (H3, 0.80) on red, the coldest (H0) on blue
+golden top-80x24
+# the absolute scale, 0 to 1 entries (0.8 rounded up): H3 (0.80) in the
+# hottest step, red; H0 (0.20) in the second, cyan
 cap -e | grep -q '41mH3 0.80' || fail "no colour on the hot cell: $(cap -e | grep H3 | head -n 1 | cat -v)"
-cap -e | grep -q '44mH0 0.20' || fail "no colour on the cold cell"
+cap -e | grep -q '46mH0 0.20' || fail "H0 not in the second step: $(cap -e | grep H0 | head -n 1 | cat -v)"
+cap | sed -n 2p | grep -q '^pocq_avg_occupancy \[entries\]  0.00 .* 0.20 .* 0.80 .* 1.00$' ||
+	fail "no scale 0 to 1 entries: $(cap | sed -n 2p)"
+# space pauses the screen (and says so), again resumes
+T send-keys -t top ' '
+wait_for 5 screen_has "PAUSED" || fail "space did not pause: $(cap | head -n 1)"
+T send-keys -t top ' '
+wait_for 5 screen_lacks "PAUSED" || fail "space did not resume"
 T send-keys -t top m
 wait_for 5 screen_has "pocq_avg_latency [cycles]" || fail "m did not change the metric"
 T resize-window -t top -x 120 -y 40
-wait_for 5 eval 'cap | grep -q "^.\{84\}all meshes"' ||
-	fail "no redraw at 120x40: $(cap | sed -n 4p)"
+wait_for 5 keys_at_bottom || fail "no redraw at 120x40: $(cap | tail -n 2 | tr '\n' '|')"
 T resize-window -t top -x 80 -y 24
 T send-keys -t top q
 ended q
+
+# every shipped mesh at three sizes, against golden screens
+for mf in "$MESHES"/*.mesh; do
+	n=$(basename "$mf" .mesh)
+	rm -rf "$D/trees/$n"
+	"$HERE/mesh-sysfs.sh" "$mf" "$D/trees/$n" || fail "mesh-sysfs.sh $mf failed"
+	T resize-window -t top -x 80 -y 24
+	start_on "$D/trees/$n" TERM=xterm-256color
+	for size in 80x24 120x40 200x60; do
+		T resize-window -t top -x "${size%x*}" -y "${size#*x}"
+		wait_for 10 keys_at_bottom || fail "$n: no redraw at $size"
+		wait_for 10 stable || fail "$n at $size: the screen does not settle"
+		golden "top/$n-$size"
+	done
+	T send-keys -t top q
+	ended "$n: q"
+done
+T resize-window -t top -x 80 -y 24
 
 # ^C
 start TERM=xterm

@@ -106,7 +106,7 @@ for d in debian12 debian11; do
 	lacks=
 	for want in 'apt install .*linux-headers-\$\(uname -r\).*linux-perf' '^make deb$' \
 		'apt install \./build/deb/arm-cmn-hnf-dkms_' 'dkms status' \
-		'cmn-hnf switch hnf --persistent' '^cmn-hnf check$' 'perf stat -e arm_cmn_hnf/' \
+		'cmn-hnf switch hnf --persistent' '^sudo cmn-hnf check$' 'perf stat -e arm_cmn_hnf/' \
 		'cmn-hnf switch arm_cmn --persistent' 'apt purge arm-cmn-hnf-dkms cmn-hnf'; do
 		echo "$steps" | grep -qE "$want" || lacks="$lacks '$want'"
 	done

@@ -31,7 +31,7 @@
 #   tool/print_perf     the printed perf stat command runs and counts
 #   tool/exit_status    stat -- cmd exits with the command's status
 #   tool/prometheus     stat --prometheus writes every mesh's samples
-#   tool/top/...        top --batch: the map and the ranking show each
+#   tool/top/...        top --batch: the maps and the ranking show each
 #                       HN-F's occupancy (free-running clock) ~ the rate
 # On a mesh with several HN-Fs on one XP, the events of the exact stat
 # cases, of the perf groups of "all" and of top's metrics cannot all count
@@ -311,15 +311,21 @@ cmn-hnf top -b -n 2 -I 2000 -m pocq_avg_occupancy pocq_avg_occupancy > /tmp/top.
 rc=$?
 note "$(tail -n 40 /tmp/top.txt)"
 check_eq tool/top/run "$rc" 0 || note "$(cat /tmp/top.err)"
-n=$(model_info 0 hnfs)
-# (the map's cells only: what follows its last column is the side panel;
+# --batch draws every mesh's map
+n=0
+i=0
+while [ $i -lt "$M" ]; do
+	n=$((n + $(model_info $i hnfs)))
+	i=$((i + 1))
+done
+# (the maps' cells only: what follows a map's last column is not a cell;
 # a cell shows its value, with the HN-F's label "H<n>" when it is wide
 # enough: count the values)
 cells=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^  y=|^      \|/' /tmp/top.txt |
 	sed 's/|[^|]*$/|/' | grep -o '[0-9][0-9]*\.[0-9][0-9]*' | wc -l)
 fits tool/top/map_cells && check_eq tool/top/map_cells "$cells" "$n"
-# the first of the ranking ("1 m0 H3 0x30 (1,2) 20.05", any mesh), beside the map
-v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
+# the first of the ranking ("1 m0  H3  0x30 (1,2)  20.05", any mesh), under the maps
+v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ +H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
 near tool/top/ranking "$v" 20 0.02
 
 # the command's exit status passes through
@@ -332,7 +338,7 @@ i=0
 got=0
 while [ $i -lt "$M" ]; do
 	pi=$(lc_pmu $i)
-	grep -q "^cmn_hnf_slc_miss_rate{pmu=\"$pi\",mesh=\"${pi##*_}\",hnf=\"all\"} " \
+	grep -q "^cmn_hnf_mesh_slc_miss_ratio{pmu=\"$pi\",mesh=\"${pi##*_}\"} " \
 		/tmp/cmn.prom && got=$((got + 1))
 	i=$((i + 1))
 done
