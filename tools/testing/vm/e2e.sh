@@ -194,8 +194,9 @@ fi
 # keep the logs of the last 20 runs, of any run younger than an hour and of
 # any run still going (its directory ends in the pid of its e2e.sh, and a
 # debug-kernel run lasts hours)
+# (none yet on a fresh cache: ls fails, which must not end the run)
 # shellcheck disable=SC2012
-ls -1d "$OUTD"/logs/e2e-2* 2>/dev/null | sort | head -n -20 |
+{ ls -1d "$OUTD"/logs/e2e-2* 2>/dev/null || true; } | sort | head -n -20 |
 	while read -r d; do
 		kill -0 "${d##*-}" 2>/dev/null && continue
 		if [ -n "$(find "$d" -maxdepth 0 -mmin +60)" ]; then rm -rf "$d"; fi
