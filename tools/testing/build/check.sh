@@ -6,7 +6,8 @@
 #   lint                 tools/testing/build/lint.sh
 #   harness              tools/testing/vm/selftest.sh (the e2e verdict,
 #                        result manifest and e2e plan on planted logs and
-#                        listings, no boot)
+#                        listings, no boot; 10000 random meshes through
+#                        the model's own parser)
 #   tools                make -C tools/cmn-hnf test (in a copy)
 #   pkg                  tools/testing/pkg/run.sh (packaging: make deb,
 #                        lintian, dts/, cmn-hnf switch on fake systems)
