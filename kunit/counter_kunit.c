@@ -649,8 +649,8 @@ static void cmn_hnf_test_counter_local(struct kunit *test)
 		/* one field: the lane read gives the same */
 		if (fields < BIT(4) && hweight8(fields) == 1)
 			KUNIT_ASSERT_EQ_MSG(test, cmn_hnf_lane(val, __ffs(fields)),
-					    want, "val 0x%llx lane %lu", val,
-					    __ffs(fields));
+					    want, "val 0x%llx lane %u", val,
+					    (unsigned int)__ffs(fields));
 	}
 }
 
