@@ -17,7 +17,8 @@
 #   make uninstall-tools      remove what make install-tools installed
 #   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
 #   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
-#                             amd64) + checkpatch + shellcheck
+#                             amd64) and the two KUnit kernels (debug, 7.2; with
+#                             the KUnit module) + checkpatch + shellcheck
 #   make kunit                KUnit tests in a self-built arm64 kernel (QEMU;
 #                             KUNIT_KERNEL=6.12|7.2)
 #   make e2e                  end-to-end tests in QEMU (KERNEL=5.10|6.1|6.12|7.2,
