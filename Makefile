@@ -22,7 +22,11 @@
 #   make kunit                KUnit tests in a self-built arm64 kernel (QEMU;
 #                             KUNIT_KERNEL=6.12|7.2)
 #   make e2e                  end-to-end tests in QEMU (KERNEL=5.10|6.1|6.12|7.2,
-#                             FW=, MESH=, TESTS=)
+#                             FW=, MESH=<name|file|random:<seed>,...>, TESTS=)
+#   make meshes N=<n>         the e2e suite on n random meshes (randmesh.py seeds
+#                             SEED.., default a random SEED; KERNEL=, FW=,
+#                             TESTS= as for make e2e); make e2e
+#                             MESH=random:<seed>[,<seed>...] boots given seeds
 #   make demo                 boot the demo guest with the model and perf
 #   make fuzz                 long PMU fuzzer run in QEMU (FUZZ_SEED=, FUZZ_ITERS=)
 #   make stress               lifecycle/hotplug/privilege tests, full counts
@@ -148,6 +152,9 @@ kunit:
 e2e:
 	$(TESTING)/vm/e2e.sh
 
+meshes:
+	$(TESTING)/vm/meshes.sh
+
 demo:
 	$(TESTING)/vm/demo.sh
 
@@ -170,5 +177,5 @@ mutants:
 	$(TESTING)/mutants/run.sh
 
 .PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
-	deb tools install-tools uninstall-tools test-browser lint kunit e2e demo check pkg-test \
-	fuzz stress bench mutants
+	deb tools install-tools uninstall-tools test-browser lint kunit e2e meshes demo check \
+	pkg-test fuzz stress bench mutants
