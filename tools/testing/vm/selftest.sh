@@ -418,6 +418,30 @@ else
 	else
 		bad meshgen/reproducible "seed 4242 gave two different files"
 	fi
+	# the harness places every file for both firmwares (meshgen.py)
+	if out=$(python3 - "$VM" <<'EOF' 2>&1
+import sys
+sys.path.insert(0, sys.argv[1])
+import meshgen  # noqa: E402
+import randmesh  # noqa: E402
+
+bad = 0
+for seed in range(1000):
+    text = randmesh.generate(seed)[0]
+    for fw in ("dt", "acpi"):
+        try:
+            meshgen.resolve(meshgen.parse(text)[1], fw)
+        except meshgen.MeshError as e:
+            bad += 1
+            if bad <= 3:
+                print(f"seed {seed} {fw}: {e}")
+sys.exit(1 if bad else 0)
+EOF
+	); then
+		ok meshgen/placed
+	else
+		bad meshgen/placed "meshgen.py cannot place: $(echo "$out" | tr '\n' '|')"
+	fi
 	# each rule broken on purpose is caught
 	for b in overlap domains dtc-port hnf-max lids; do
 		case $b in
