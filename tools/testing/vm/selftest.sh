@@ -368,6 +368,45 @@ if [ "$nic" -gt 0 ] && [ -z "$miss" ]; then
 else
 	bad pool/icount_own_boots "${miss:-no script has an '# icount:' header}"
 fi
+# ---- DTC interrupts the guest's GIC can raise ----
+# meshgen.py's MAX_SPI must be the last SPI the GIC of the QEMU that boots
+# the guests implements: GICD_TYPER.ITLinesNumber (distributor at
+# 0x08000000 on virt), read through QEMU's monitor without booting. An SPI
+# above it is wired but never set up by Linux, and raised it hard-locks its
+# CPU; meshgen.py must refuse it, naming the line.
+typer=$(printf 'xp /1wx 0x08000004\nquit\n' |
+	timeout 30 qemu-system-aarch64 -M "virt,gic-version=$QEMU_GIC" -cpu "$QEMU_CPU" \
+		-smp "$QEMU_SMP" -m 256M -S -display none -monitor stdio -serial none 2>&1 |
+	tr -d '\033' | grep -ao '0000000008000004: 0x[0-9a-f]*' | sed 's/.*: //' || true)
+maxspi=$(python3 -c "import sys; sys.path.insert(0, '$VM'); import meshgen; print(meshgen.MAX_SPI)")
+if [ -z "$typer" ]; then
+	bad gic/max_spi "could not read GICD_TYPER from qemu-system-aarch64 (gic-version=$QEMU_GIC)"
+elif [ $((32 * ((typer & 0x1f) + 1) - 33)) = "$maxspi" ]; then
+	ok gic/max_spi
+else
+	bad gic/max_spi "GICD_TYPER $typer: SPIs 0..$((32 * ((typer & 0x1f) + 1) - 33)), meshgen.py MAX_SPI $maxspi"
+fi
+spi_mesh() { # SPI
+	printf 'mesh x=1 y=1\nnode hn-f 0 0 0 0\nport 0 0 1 hn-d\nnode dtc 0 0 1 0 irq=%s\n' "$1" \
+		> "$T/spi.mesh"
+}
+spi_mesh "$maxspi"
+if ! out=$("$VM/meshgen.py" --fw dt --out-dir "$T/spi-ok" "$T/spi.mesh" 2>&1); then
+	bad gic/last_spi_placed "irq=$maxspi refused: $out"
+else
+	ok gic/last_spi_placed
+fi
+spi_mesh $((maxspi + 1))
+for fw in dt acpi; do
+	if out=$("$VM/meshgen.py" --fw "$fw" --out-dir "$T/spi-bad" "$T/spi.mesh" 2>&1); then
+		bad "gic/spi_above_refused_$fw" "irq=$((maxspi + 1)) placed"
+	elif ! grep -q "line 4: irq=$((maxspi + 1)): " <<<"$out"; then
+		bad "gic/spi_above_refused_$fw" "not with its line: $out"
+	else
+		ok "gic/spi_above_refused_$fw"
+	fi
+done
+
 # ---- random meshes (randmesh.py) against the model's own parser ----
 # meshcheck: the model's mesh.c and image.c built for userspace
 # (tools/testing/cmn600-model/user); every generated file must parse, pass
