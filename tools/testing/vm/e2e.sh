@@ -237,7 +237,7 @@ fi
 seed_note() {
 	local sd=${SEEDOF[$1]:-}
 	[ -n "$sd" ] || return 0
-	printf 'seed %s (%s); reproduce: make e2e MESH=random:%s KERNEL=%s FW=%s%s\n' \
+	printf 'seed %s %s; reproduce: make e2e MESH=random:%s KERNEL=%s FW=%s%s\n' \
 		"$sd" "$("$VM/randmesh.py" --summary "$sd" | sed 's/^seed [0-9]* //')" \
 		"$sd" "$2" "$3" "${TESTS:+ TESTS='$TESTS'}"
 }
