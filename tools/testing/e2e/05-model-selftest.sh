@@ -28,8 +28,8 @@ truth() { # NODE EVENT OCC -> count
 }
 
 # mesh 0 of the resolved file: "x y p d" of the first HN-F whose XP is in
-# DTC 0's domain (the DTC on the XP, else a domain line, else 0), then
-# "x y p d" of DTC 0 (lid 0, or the first dtc line)
+# DTC 0's domain (the DTC on the XP, else a domain line or a node's
+# domain=, else 0), then "x y p d" of DTC 0 (lid 0, or the first dtc line)
 mesh0() {
 	awk '
 		/^[ \t]*#/ { next }
@@ -37,6 +37,10 @@ mesh0() {
 		$1 == "mesh" { m++; next }
 		m != 1 { next }
 		$1 == "domain" { dom[$2 " " $3] = $4 }
+		$1 == "node" {
+			for (i = 7; i <= NF; i++)
+				if ($i ~ /^domain=/) dom[$3 " " $4] = substr($i, 8)
+		}
 		$1 == "node" && $2 == "dtc" {
 			lid = nd++
 			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
