@@ -17,11 +17,16 @@
 #   make uninstall-tools      remove what make install-tools installed
 #   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
 #   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
-#                             amd64) + checkpatch + shellcheck
+#                             amd64) and the two KUnit kernels (debug, 7.2; with
+#                             the KUnit module) + checkpatch + shellcheck
 #   make kunit                KUnit tests in a self-built arm64 kernel (QEMU;
 #                             KUNIT_KERNEL=6.12|7.2)
 #   make e2e                  end-to-end tests in QEMU (KERNEL=5.10|6.1|6.12|7.2,
-#                             FW=, MESH=, TESTS=)
+#                             FW=, MESH=<name|file|random:<seed>,...>, TESTS=)
+#   make meshes N=<n>         the e2e suite on n random meshes (randmesh.py seeds
+#                             SEED.., default a random SEED; KERNEL=, FW=,
+#                             TESTS= as for make e2e); make e2e
+#                             MESH=random:<seed>[,<seed>...] boots given seeds
 #   make demo                 boot the demo guest with the model and perf
 #   make fuzz                 long PMU fuzzer run in QEMU (FUZZ_SEED=, FUZZ_ITERS=)
 #   make stress               lifecycle/hotplug/privilege tests, full counts
@@ -149,6 +154,9 @@ kunit:
 e2e:
 	$(TESTING)/vm/e2e.sh
 
+meshes:
+	$(TESTING)/vm/meshes.sh
+
 demo:
 	$(TESTING)/vm/demo.sh
 
@@ -174,5 +182,5 @@ mutants:
 	$(TESTING)/mutants/run.sh
 
 .PHONY: all kdir-check modules clean install uninstall dkms-install dkms-uninstall \
-	deb tools install-tools uninstall-tools test-browser lint kunit e2e demo check check-cold pkg-test \
-	fuzz stress bench mutants
+	deb tools install-tools uninstall-tools test-browser lint kunit e2e meshes demo check check-cold \
+	pkg-test fuzz stress bench mutants

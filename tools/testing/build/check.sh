@@ -8,7 +8,8 @@
 #                        result manifest and e2e plan on planted logs and
 #                        listings, no boot) and tools/testing/build/
 #                        coldpath.sh (every set-up script's first-time
-#                        path, against an empty cache, with fakes)
+#                        path, against an empty cache, with fakes;
+#                        10000 random meshes through the model's parser)
 #   tools                make -C tools/cmn-hnf test (in a copy)
 #   pkg                  tools/testing/pkg/run.sh (packaging: make deb,
 #                        lintian, dts/, cmn-hnf switch on fake systems)

@@ -3,14 +3,21 @@
 #
 # make lint: build every project module with W=1 and sparse (C=2) against
 # Debian's 5.10 (bullseye), 6.1 and 6.12 (bookworm) and 7.2 (sid) headers for
-# arm64 (cross) and amd64, each with the compiler its kernel was built with,
-# failing on any warning; then checkpatch.pl --strict on every C file and
-# a shellcheck run over every shell script.
+# arm64 (cross) and amd64, each with the compiler its kernel was built with
+# (the driver and the CMN-600 model: Debian's kernels have no CONFIG_KUNIT),
+# and against the project's two self-built KUnit kernels, the debug kernel
+# (6.12, "debug-arm64") and the 7.2 KUnit kernel ("kunit-7.2-arm64"), where
+# the driver, the model and the KUnit module are built (both kernels are
+# built on first use and cached, tools/testing/kunit/build-kernel.sh, and
+# make kunit then reuses them); failing on any warning and on a module that
+# was not built; then checkpatch.pl --strict on every C file, and every
+# shell script through shellcheck.
 #
 # Environment:
 #   KVER510, KVER61, KVER12, KVER72   pin the Debian ABIs (default: the
 #                    newest of each series its suite serves)
-#   LINT_KERNELS     subset, e.g. "6.12-arm64 5.10-amd64" (default: all eight)
+#   LINT_KERNELS     subset, e.g. "6.12-arm64 5.10-amd64 debug-arm64"
+#                    (default: all ten)
 #   LINT_SKIP        any of "build checkpatch shellcheck" to skip a part
 #   JOBS             make -j (default nproc)
 #
@@ -34,22 +41,19 @@ ensure_host_packages
 take_lock lint
 
 # ---------------------------------------------------------------- builds
-build_one() { # SERIES FLAVOUR NAME
-	local k=$1 fl=$2 name=$3 abi bd blog n
-	abi=$(kernel_abi "$k") || { fail "build-$name" "no Debian $k kernel"; return; }
-	bd="$OUTD/lint-$abi-$fl"
-	blog="$OUTD/lint-$abi-$fl.log"
-
-	if ! fetch_kernel_headers "$k" "$fl"; then
-		fail "build-$name" "cannot fetch the $abi-$fl headers"
-		return
-	fi
+# lint_build NAME DIR WANT CMD...: build the modules in a fresh copy of
+# the tree ($OUTD/lint-DIR) with CMD (a make; M= and the flags appended),
+# result build-NAME: fail on a warning or a module of WANT (paths in the
+# tree) that was not built
+lint_build() {
+	local name=$1 bd="$OUTD/lint-$2" blog="$OUTD/lint-$2.log" want=$3 n kos k
+	shift 3
 	# kbuild M= writes objects next to the sources: build in a copy.
 	rm -rf "$bd"
 	mkdir -p "$bd"
 	rsync -a --exclude=.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='.*.cmd' "$REPO/" "$bd/"
-	if ! timed "lint build $name" kbuild_make "$k" "$fl" M="$bd" CMN_HNF_ALL=1 \
+	if ! timed "lint build $name" "$@" M="$bd" CMN_HNF_ALL=1 \
 		W=1 C=2 -j"${JOBS:-$(nproc)}" modules >"$blog" 2>&1; then
 		grep -E "$WARN_RE" "$blog" | sed "s|$bd/||g; s|^|  $name: |" | head -50 || true
 		tail -5 "$blog" | sed "s|^|  $name: |"
@@ -62,14 +66,44 @@ build_one() { # SERIES FLAVOUR NAME
 		fail "build-$name" "$n warning line(s) (log: $blog)"
 		return
 	fi
-	local kos
 	kos=$(cd "$bd" && find . -name '*.ko' -printf '%P\n' | sort | xargs)
-	if [ -z "$kos" ]; then
-		fail "build-$name" "no module was built"
+	for k in $want; do
+		if [ ! -f "$bd/$k" ]; then
+			fail "build-$name" "$k was not built (built: ${kos:-nothing}; log: $blog)"
+			return
+		fi
+	done
+	log "$name: clean build, modules: $kos"
+	pass "build-$name"
+}
+
+DRIVER_KO=drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko
+MODEL_KO=tools/testing/cmn600-model/cmn600_model.ko
+KUNIT_KO=kunit/arm_cmn_hnf_kunit.ko
+
+build_one() { # SERIES FLAVOUR NAME
+	local k=$1 fl=$2 name=$3 abi
+
+	abi=$(kernel_abi "$k") || { fail "build-$name" "no Debian $k kernel"; return; }
+	if ! fetch_kernel_headers "$k" "$fl"; then
+		fail "build-$name" "cannot fetch the $abi-$fl headers"
 		return
 	fi
-	log "$name ($abi): clean build, modules: $kos"
-	pass "build-$name"
+	lint_build "$name" "$abi-$fl" "$DRIVER_KO $MODEL_KO" kbuild_make "$k" "$fl"
+}
+
+# build_kunit_one KUNIT_KERNEL NAME: against a self-built KUnit kernel
+# (arm64), whose CONFIG_KUNIT lets the KUnit module build too
+build_kunit_one() {
+	local kk=$1 name=$2 kd
+
+	if ! kd=$(KUNIT_KERNEL=$kk "$TESTING/kunit/build-kernel.sh"); then
+		fail "build-$name" "the KUnit kernel (KUNIT_KERNEL=$kk) does not build"
+		return
+	fi
+	log "$name: the KUnit kernel in $kd"
+	lint_build "$name" "$name" "$DRIVER_KO $MODEL_KO $KUNIT_KO" \
+		make -C "$kd" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 }
 
 if ! skipping build; then
@@ -78,8 +112,15 @@ if ! skipping build; then
 		for k in $(kernel_series_all); do
 			sel="$sel $k-arm64 $k-amd64"
 		done
+		sel="$sel debug-arm64 kunit-7.2-arm64"
 	fi
 	for k in $sel; do
+		case $k in
+		debug-arm64) build_kunit_one 6.12 "$k"; continue ;;
+		kunit-7.2-arm64) build_kunit_one 7.2 "$k"; continue ;;
+		debug-* | kunit-7.2-*)
+			fail "build-$k" "the KUnit kernels are arm64 only"; continue ;;
+		esac
 		case ${k##*-} in
 		arm64 | amd64) ;;
 		*) fail "build-$k" "unknown architecture (want arm64 or amd64)"; continue ;;

@@ -165,6 +165,7 @@ const char *cmn600_model_builtin_text(const char *name);
 int cmn600_model_parse(const char *text, size_t len,
 		       struct cmn600_model_file **out, char *err, size_t errlen);
 void cmn600_model_free(struct cmn600_model_file *file);
+int cmn600_model_check_trm(const struct cmn600_model_mesh *mesh, char *err, size_t errlen);
 
 const char *cmn600_model_fault_name(enum cmn600_model_fault fault);
 int cmn600_model_fault_parse(const char *name, enum cmn600_model_fault *fault);

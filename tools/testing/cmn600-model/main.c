@@ -33,6 +33,17 @@ static char *fault = "";
 module_param(fault, charp, 0444);
 MODULE_PARM_DESC(fault, "break every image built (see Documentation/cmn600-model.rst)");
 
+/*
+ * The highest SPI the system's interrupt controller implements. An SPI
+ * beyond it may still be wired (QEMU's virt GICv3 has 256 SPI lines but
+ * says 224 in GICD_TYPER), but Linux never sets it up: raised, it stays a
+ * Group 0 interrupt of the highest priority, which masks every other
+ * interrupt of its CPU for good. A mesh with such an SPI is refused at load.
+ */
+static unsigned int max_spi = 987;
+module_param(max_spi, uint, 0444);
+MODULE_PARM_DESC(max_spi, "refuse DTC interrupts above this SPI (default 987, GICv3's last)");
+
 /**
  * struct model - the module's state
  * @lock: serialises debugfs users (the meshes' clocks use their own locks)
@@ -405,6 +416,23 @@ static struct dentry *create_mesh_dir(unsigned int i)
 	return dir;
 }
 
+/* Every DTC interrupt of @m an SPI the interrupt controller has (max_spi) */
+static int check_spis(const struct cmn600_model_mesh *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_nodes; i++) {
+		const struct cmn600_model_node *n = &m->nodes[i];
+
+		if (n->has_irq && n->irq > max_spi) {
+			pr_err("load: line %u: irq=%u: the interrupt controller has SPIs 0..%u only\n",
+			       n->line, n->irq, max_spi);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* load: collect the whole file, then parse and build when it is closed */
 
 struct load_buf {
@@ -458,6 +486,11 @@ static int do_load(const char *text, size_t len)
 			pr_err("load: line %u: mesh without base=\n", file->meshes[i]->line);
 			cmn600_model_free(file);
 			return -EINVAL;
+		}
+		ret = check_spis(file->meshes[i]);
+		if (ret) {
+			cmn600_model_free(file);
+			return ret;
 		}
 	}
 

@@ -699,6 +699,220 @@ static int finish_file(struct parser *ps)
 	return 0;
 }
 
+/* Connect types a node of each type may sit on (CMN-600, reference 1.4) */
+static const struct {
+	u16 type;
+	u8 connect[6];	/* zero-terminated */
+} trm_node_ports[] = {
+	{ CMN600_MODEL_TYPE_HNF,	{ 0x0e } },			/* hn-f */
+	{ CMN600_MODEL_TYPE_DTC,	{ 0x0a } },			/* hn-d */
+	{ CMN600_MODEL_TYPE_DN,		{ 0x0a } },			/* hn-d */
+	{ CMN600_MODEL_TYPE_HNI,	{ 0x09, 0x0a } },		/* hn-i, hn-d */
+	{ CMN600_MODEL_TYPE_SBSX,	{ 0x0d } },			/* sbsx */
+	{ CMN600_MODEL_TYPE_RNI,	{ 0x01 } },			/* rn-i */
+	{ CMN600_MODEL_TYPE_RND,	{ 0x02 } },			/* rn-d */
+	/* an RN-SAM serves a request node: RN-I, RN-D, RN-F */
+	{ CMN600_MODEL_TYPE_RNSAM,	{ 0x01, 0x02, 0x04, 0x05, 0x06, 0x07 } },
+	{ CMN600_MODEL_TYPE_CXRA,	{ 0x12, 0x13 } },		/* cxra, cxrh */
+	{ CMN600_MODEL_TYPE_CXHA,	{ 0x11, 0x13 } },		/* cxha, cxrh */
+	{ CMN600_MODEL_TYPE_CXLA,	{ 0x11, 0x12, 0x13 } },		/* beside them */
+};
+
+/* Connect types that are a configuration node: one of these must be there */
+static const struct {
+	u8 connect;
+	u16 type[2];	/* zero-terminated */
+} trm_port_nodes[] = {
+	{ 0x0e, { CMN600_MODEL_TYPE_HNF } },
+	{ 0x0a, { CMN600_MODEL_TYPE_DTC, CMN600_MODEL_TYPE_DN } },
+	{ 0x09, { CMN600_MODEL_TYPE_HNI } },
+	{ 0x0d, { CMN600_MODEL_TYPE_SBSX } },
+	{ 0x01, { CMN600_MODEL_TYPE_RNI } },
+	{ 0x02, { CMN600_MODEL_TYPE_RND } },
+	{ 0x12, { CMN600_MODEL_TYPE_CXRA } },
+	{ 0x11, { CMN600_MODEL_TYPE_CXHA } },
+};
+
+static __printf(4, 5) int terr(char *err, size_t errlen, unsigned int line,
+			      const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err || !errlen)
+		return -EINVAL;
+	n = snprintf(err, errlen, "line %u: ", line);
+	if (n < 0 || (size_t)n >= errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static bool trm_node_on_port(u16 type, u8 connect)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(trm_node_ports); i++) {
+		if (trm_node_ports[i].type != type)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(trm_node_ports[i].connect) &&
+		     trm_node_ports[i].connect[j]; j++)
+			if (trm_node_ports[i].connect[j] == connect)
+				return true;
+		return false;
+	}
+	return false;	/* cfg, xp, raw: not a device node of CMN-600 */
+}
+
+static bool trm_connect_known(u8 connect)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(connect_types); i++)
+		if (connect_types[i].code == connect)
+			return true;
+	return false;
+}
+
+/*
+ * Does port @p of XP (@x, @y), of connect type @c, hold the node its type
+ * stands for? True for a type that is no configuration node.
+ */
+static bool trm_port_has_node(const struct cmn600_model_mesh *m, unsigned int x,
+			      unsigned int y, unsigned int p, u8 c)
+{
+	unsigned int i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(trm_port_nodes); i++) {
+		if (trm_port_nodes[i].connect != c)
+			continue;
+		for (j = 0; j < m->nr_nodes; j++) {
+			const struct cmn600_model_node *n = &m->nodes[j];
+
+			if (n->x != x || n->y != y || n->port != p)
+				continue;
+			for (k = 0; k < ARRAY_SIZE(trm_port_nodes[i].type); k++)
+				if (trm_port_nodes[i].type[k] &&
+				    trm_port_nodes[i].type[k] == n->type)
+					return true;
+		}
+		return false;
+	}
+	return true;
+}
+
+static int trm_check_ports(const struct cmn600_model_mesh *m, char *err, size_t errlen)
+{
+	unsigned int x, y, p;
+
+	for (x = 0; x < m->x_dim; x++) {
+		for (y = 0; y < m->y_dim; y++) {
+			for (p = 0; p < CMN600_MODEL_MAX_PORTS; p++) {
+				u8 c = m->connect[x][y][p];
+
+				if (!trm_connect_known(c))
+					return terr(err, errlen, m->line,
+						    "XP (%u,%u) port %u: connect type 0x%x is not a CMN-600 device",
+						    x, y, p, c);
+				if (!trm_port_has_node(m, x, y, p, c))
+					return terr(err, errlen, m->line,
+						    "XP (%u,%u) port %u: connect type 0x%x without its node",
+						    x, y, p, c);
+			}
+		}
+	}
+	return 0;
+}
+
+/* Is the DTC domain of the XP at (x0, y0) one connected region? */
+static bool trm_domain_connected(const struct cmn600_model_mesh *m, unsigned int x0,
+				 unsigned int y0)
+{
+	u8 seen[CMN600_MODEL_MAX_DIM][CMN600_MODEL_MAX_DIM] = { };
+	u8 qx[CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM];
+	u8 qy[CMN600_MODEL_MAX_DIM * CMN600_MODEL_MAX_DIM];
+	unsigned int head = 0, tail = 0, members = 0, reached = 0, x, y, dir;
+	u8 dom = m->xp_domain[x0][y0];
+
+	for (x = 0; x < m->x_dim; x++)
+		for (y = 0; y < m->y_dim; y++)
+			if (m->xp_domain[x][y] == dom)
+				members++;
+	seen[x0][y0] = 1;
+	qx[tail] = x0;
+	qy[tail++] = y0;
+	while (head < tail) {
+		x = qx[head];
+		y = qy[head++];
+		reached++;
+		for (dir = 0; dir < 4; dir++) {
+			int nx = x + (dir == 0) - (dir == 1);
+			int ny = y + (dir == 2) - (dir == 3);
+
+			if (nx < 0 || ny < 0 || nx >= (int)m->x_dim || ny >= (int)m->y_dim ||
+			    seen[nx][ny] || m->xp_domain[nx][ny] != dom)
+				continue;
+			seen[nx][ny] = 1;
+			qx[tail] = nx;
+			qy[tail++] = ny;
+		}
+	}
+	return reached == members;
+}
+
+/**
+ * cmn600_model_check_trm() - is a parsed mesh one the CMN-600 allows?
+ * @m: a mesh from cmn600_model_parse()
+ * @err: buffer for a one-line message ("line <n>: ..."), may be NULL
+ * @errlen: size of @err
+ *
+ * The parser accepts what the model can build, broken firmware and
+ * hardware included, since the fault tests need it. This checks the
+ * hardware rules on top: every node a CMN-600 device node type, on a port
+ * whose connect type is its own, every port type that is a configuration
+ * node with one; logical ids 0..n-1 per type; at least one DTC; each DTC
+ * domain one connected region of XPs (it holds its DTC by construction).
+ * Nothing about interrupts (firmware) or driver limits.
+ *
+ * Return: 0, or -EINVAL with the first broken rule in @err.
+ */
+int cmn600_model_check_trm(const struct cmn600_model_mesh *m, char *err, size_t errlen)
+{
+	unsigned int i, j, same, nr_dtcs = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	for (i = 0; i < m->nr_nodes; i++) {
+		const struct cmn600_model_node *n = &m->nodes[i];
+		u8 c = m->connect[n->x][n->y][n->port];
+
+		if (!trm_node_on_port(n->type, c))
+			return terr(err, errlen, n->line,
+				    "a %s node (0x%x) cannot sit on a port of connect type 0x%x",
+				    cmn600_model_type_name(n->type), n->type, c);
+		for (j = 0, same = 0; j < m->nr_nodes; j++)
+			if (m->nodes[j].type == n->type)
+				same++;
+		if (n->lid >= same)
+			return terr(err, errlen, n->line,
+				    "logical id %u of a %s: the %u nodes of a type have 0..%u",
+				    n->lid, cmn600_model_type_name(n->type), same, same - 1);
+		if (n->type != CMN600_MODEL_TYPE_DTC)
+			continue;
+		nr_dtcs++;
+		if (!trm_domain_connected(m, n->x, n->y))
+			return terr(err, errlen, n->line,
+				    "the XPs of DTC domain %u are not one connected region",
+				    n->lid);
+	}
+	if (!nr_dtcs)
+		return terr(err, errlen, m->line, "no DTC (a CMN-600 always has DTC 0)");
+	return trm_check_ports(m, err, errlen);
+}
+EXPORT_SYMBOL_GPL(cmn600_model_check_trm);
+
 static int parse_line(struct parser *ps, char *line)
 {
 	char *tok[MAX_TOKENS], *s, *hash;

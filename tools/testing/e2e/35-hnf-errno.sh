@@ -100,9 +100,13 @@ for id in 7 3 15 0x1ff; do
 	break
 done
 expect nodeid_unused "EINVAL 0" "$P:$(printf '0x%x' $(( 0x1001 | (unused << 16) )))"
-# shellcheck disable=SC2086 # word splitting wanted
-set -- $hnfs
-expect nodeid_without_bynodeid "EINVAL 0" "$P:$(printf '0x%x' $(( 0x1 | ($1 << 16) )))"
+# an HN-F whose nodeid is not 0 (0 in the field is no nodeid at all: an
+# HN-F at port 0 device 0 of XP (0,0) has it); 0x8 when there is none
+nz=0x8
+for id in $hnfs; do
+	[ $((id)) -ne 0 ] && { nz=$id; break; }
+done
+expect nodeid_without_bynodeid "EINVAL 0" "$P:$(printf '0x%x' $(( 0x1 | (nz << 16) )))"
 
 # groups
 if cmn-perf open -c "$C" hw:0 > "$LC_TMP/hw" 2>&1; then

@@ -147,14 +147,19 @@ wait_for() {
 
 # ---- the model -------------------------------------------------------------
 
-# model_load [FAULT]: insmod the model (fault=FAULT, default $CMN_FAULT) and
-# load the resolved mesh file, in one write().
+# model_load [FAULT]: insmod the model (fault=FAULT, default $CMN_FAULT;
+# max_spi= the last SPI the GIC has, from the boot log, see /init) and load
+# the resolved mesh file, in one write().
 model_load() {
 	_f=${1-${CMN_FAULT:-}}
+	_s=
+	[ -n "${CMN_GIC_SPIS:-}" ] && _s="max_spi=$((CMN_GIC_SPIS - 1))"
 	if [ -n "$_f" ]; then
-		insmod "$CMN_MODEL_KO" fault="$_f" || return 1
+		# shellcheck disable=SC2086 # none or one word
+		insmod "$CMN_MODEL_KO" fault="$_f" $_s || return 1
 	else
-		insmod "$CMN_MODEL_KO" || return 1
+		# shellcheck disable=SC2086
+		insmod "$CMN_MODEL_KO" $_s || return 1
 	fi
 	dd if="$CMN_MESH" of="$CMN_DBG/load" bs=1M 2>/dev/null
 }

@@ -12,7 +12,10 @@
 #   MESH="<name|file> ..."  run every selected test on each of these meshes
 #                     (a name in tools/testing/cmn600-model/meshes/ or a
 #                     path to any valid mesh file). Default: the meshes each
-#                     test's header lists.
+#                     test's header lists. A word random:<seed>[,<seed>...]
+#                     stands for the files randmesh.py writes for those
+#                     seeds (mesh names random-<seed>); each such boot
+#                     prints its seed and the command that reproduces it
 #   MESH_SUBSET="a b" keep only these of each test's meshes, plus the
 #                     ones its "# subset-meshes:" header names; tests with
 #                     none are left out (make check uses it on every guest
@@ -210,6 +213,43 @@ for ((j = 0; j < ${#old_logs[@]} - 20; j++)); do
 	kill -0 "${d##*-}" 2>/dev/null && continue
 	if [ -n "$(find "$d" -maxdepth 0 -mmin +60)" ]; then rm -rf "$d"; fi
 done
+
+# ---- random meshes (MESH=random:<seed>[,<seed>...]) ------------------------
+# randmesh.py writes each seed's file into the run; the word becomes those
+# paths. SEEDOF[<mesh name>] keeps the seed for the boot's messages.
+declare -A SEEDOF=()
+if [ -n "${MESH:-}" ]; then
+	words=
+	for m in $MESH; do
+		case $m in
+		random:*)
+			mkdir -p "$RUN/meshes"
+			IFS=, read -r -a seeds <<< "${m#random:}"
+			[ ${#seeds[@]} -gt 0 ] || seeds=('')
+			for sd in "${seeds[@]}"; do
+				if ! [[ $sd =~ ^(0|[1-9][0-9]*)$ ]] ||
+				   ! "$VM/randmesh.py" "$sd" -o "$RUN/meshes/random-$sd.mesh"; then
+					log "e2e: MESH=$m: '$sd' is not a seed (an integer >= 0)"
+					echo "e2e: 0 passed, 1 failed, 0 skipped"
+					exit 1
+				fi
+				SEEDOF[random-$sd]=$sd
+				words="$words $RUN/meshes/random-$sd.mesh"
+			done ;;
+		*) words="$words $m" ;;
+		esac
+	done
+	MESH=${words# }
+fi
+# seed_note MESHNAME K FW: for a random mesh, its seed, what it holds and
+# the command that boots it again
+seed_note() {
+	local sd=${SEEDOF[$1]:-}
+	[ -n "$sd" ] || return 0
+	printf 'seed %s %s; reproduce: make e2e MESH=random:%s KERNEL=%s FW=%s%s\n' \
+		"$sd" "$("$VM/randmesh.py" --summary "$sd" | sed 's/^seed [0-9]* //')" \
+		"$sd" "$2" "$3" "${TESTS:+ TESTS='$TESTS'}"
+}
 
 # ---- build (serialised between concurrent runs) ----------------------------
 if [ "${E2E_LIST:-0}" != 1 ]; then
@@ -466,7 +506,7 @@ fi
 # $RUN/<tag>.why when it could not boot
 declare -A PIDS=() CAPPED=()
 launch() {
-	local st rem out=
+	local st rem note out=
 	key_vars "$1"
 	st=$k/$fw
 	STARTED[$st]=${STARTED[$st]:-$(date +%s)}
@@ -482,6 +522,8 @@ launch() {
 			CAPPED[$1]=$tmo
 		fi
 	fi
+	note=$(seed_note "$mn" "$k" "$fw")
+	[ -z "$note" ] || log "e2e: $pre: $note"
 	(
 		# shellcheck disable=SC2086
 		set -- ${GROUP[$1]}
@@ -541,9 +583,11 @@ script_times() {
 
 # collect KEY: wait for KEY's boot and print its results
 collect() {
-	local key=$1 t why
+	local key=$1 t why note
 	key_vars "$key"
 	wait "${PIDS[$key]}" || true
+	note=$(seed_note "$mn" "$k" "$fw")
+	[ -z "$note" ] || echo "  $pre: random mesh $note"
 	# shellcheck disable=SC2086
 	set -- ${GROUP[$key]}
 	if [ -f "$RUN/$tag.why" ] || [ ! -f "$RUN/$tag.rc" ]; then

@@ -85,10 +85,14 @@ if [ -w $KL ]; then
 	echo clear > $KL
 fi
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+# SPIs the GIC implements (GICD_TYPER, as Linux logged it at boot): the
+# model refuses a mesh whose DTC interrupt is above them (lib.sh model_load)
+CMN_GIC_SPIS=$(dmesg | sed -n 's/.*GICv3: \([0-9]*\) SPIs implemented.*/\1/p' | head -n 1)
+export CMN_GIC_SPIS
 CMN_TESTS= CMN_TIMEOUT=300
 [ -f /etc/cmn/run.conf ] && . /etc/cmn/run.conf
 export CMN_KERNEL CMN_FW CMN_MESH_NAME CMN_FAULT
-echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) busy=$(busy) kernel=$(uname -r) perf=$(perf --version 2>/dev/null | sed 's/^perf version //') cpus=$(grep -c ^processor /proc/cpuinfo) fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
+echo "=== CMN-GUEST-INIT uptime=$(cut -d' ' -f1 /proc/uptime) busy=$(busy) kernel=$(uname -r) perf=$(perf --version 2>/dev/null | sed 's/^perf version //') cpus=$(grep -c ^processor /proc/cpuinfo) spis=${CMN_GIC_SPIS:-?} fw=$CMN_FW mesh=$CMN_MESH_NAME fault=${CMN_FAULT:-none}"
 rc=0
 for e in $CMN_TESTS; do
 	# entries are SCRIPT or SCRIPT:TIMEOUT-SECONDS

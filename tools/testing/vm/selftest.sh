@@ -10,6 +10,10 @@
 # evaluated over the mesh facts and nothing else, make check's single
 # pool of e2e boots (e2e.sh E2E_PLAN) must boot what its stages would, and
 # the KUnit results must be held to the KUnit manifest (kunit/manifest).
+# Random meshes: MESHGEN_SEEDS (default 10000) files of randmesh.py must
+# pass the model's own parser and hardware rules (meshcheck, the model's
+# mesh.c built for userspace) and cover every corner, and a generator
+# broken on purpose must fail.
 #
 # Result lines "PASS: harness/<name>" / "FAIL: harness/<name>: <why>" on
 # stdout (make check stage "harness"). Exit status 0 only if all passed.
@@ -416,5 +420,161 @@ if [ "$nic" -gt 0 ] && [ -z "$miss" ]; then
 	ok pool/icount_own_boots
 else
 	bad pool/icount_own_boots "${miss:-no script has an '# icount:' header}"
+fi
+# ---- DTC interrupts the guest's GIC can raise ----
+# meshgen.py's MAX_SPI must be the last SPI the GIC of the QEMU that boots
+# the guests implements: GICD_TYPER.ITLinesNumber (distributor at
+# 0x08000000 on virt), read through QEMU's monitor without booting. An SPI
+# above it is wired but never set up by Linux, and raised it hard-locks its
+# CPU; meshgen.py must refuse it, naming the line.
+typer=$(printf 'xp /1wx 0x08000004\nquit\n' |
+	timeout 30 qemu-system-aarch64 -M "virt,gic-version=$QEMU_GIC" -cpu "$QEMU_CPU" \
+		-smp "$QEMU_SMP" -m 256M -S -display none -monitor stdio -serial none 2>&1 |
+	tr -d '\033' | grep -ao '0000000008000004: 0x[0-9a-f]*' | sed 's/.*: //' || true)
+maxspi=$(python3 -c "import sys; sys.path.insert(0, '$VM'); import meshgen; print(meshgen.MAX_SPI)")
+if [ -z "$typer" ]; then
+	bad gic/max_spi "could not read GICD_TYPER from qemu-system-aarch64 (gic-version=$QEMU_GIC)"
+elif [ $((32 * ((typer & 0x1f) + 1) - 33)) = "$maxspi" ]; then
+	ok gic/max_spi
+else
+	bad gic/max_spi "GICD_TYPER $typer: SPIs 0..$((32 * ((typer & 0x1f) + 1) - 33)), meshgen.py MAX_SPI $maxspi"
+fi
+spi_mesh() { # SPI
+	printf 'mesh x=1 y=1\nnode hn-f 0 0 0 0\nport 0 0 1 hn-d\nnode dtc 0 0 1 0 irq=%s\n' "$1" \
+		> "$T/spi.mesh"
+}
+spi_mesh "$maxspi"
+if ! out=$("$VM/meshgen.py" --fw dt --out-dir "$T/spi-ok" "$T/spi.mesh" 2>&1); then
+	bad gic/last_spi_placed "irq=$maxspi refused: $out"
+else
+	ok gic/last_spi_placed
+fi
+spi_mesh $((maxspi + 1))
+for fw in dt acpi; do
+	if out=$("$VM/meshgen.py" --fw "$fw" --out-dir "$T/spi-bad" "$T/spi.mesh" 2>&1); then
+		bad "gic/spi_above_refused_$fw" "irq=$((maxspi + 1)) placed"
+	elif ! grep -q "line 4: irq=$((maxspi + 1)): " <<<"$out"; then
+		bad "gic/spi_above_refused_$fw" "not with its line: $out"
+	else
+		ok "gic/spi_above_refused_$fw"
+	fi
+done
+
+# ---- random meshes (randmesh.py) against the model's own parser ----
+# meshcheck: the model's mesh.c and image.c built for userspace
+# (tools/testing/cmn600-model/user); every generated file must parse, pass
+# the model's hardware rules (cmn600_model_check_trm()), stay within the
+# driver's HN-F limit and say what the generator meant; the seeds must
+# cover every corner; a generator broken on purpose must be caught.
+MC="$T/mc/meshcheck"
+RM="$VM/randmesh.py"
+MAXH=$(sed -n 's/^#define[[:space:]]\+CMN_HNF_MAX_HNFS[[:space:]]\+\([0-9]\+\).*/\1/p' \
+	"$REPO/include/arm_cmn_hnf/logic.h")
+SEEDS=${MESHGEN_SEEDS:-10000}
+if ! out=$(make -s -C "$REPO/tools/testing/cmn600-model/user" O="$T/mc" 2>&1); then
+	bad meshgen/build "meshcheck does not build: $(echo "$out" | head -n 5 | tr '\n' '|')"
+elif [ -z "$MAXH" ]; then
+	bad meshgen/build "no CMN_HNF_MAX_HNFS in include/arm_cmn_hnf/logic.h"
+else
+	ok meshgen/build
+	# the seeds in two halves at once (two cores)
+	t0=$(date +%s%N)
+	h=$((SEEDS / 2))
+	"$RM" --stream 0 "$h" | "$MC" --max-hnfs "$MAXH" > "$T/mc1.out" 2>&1 &
+	p1=$!
+	"$RM" --stream "$h" $((SEEDS - h)) | "$MC" --max-hnfs "$MAXH" > "$T/mc2.out" 2>&1 &
+	p2=$!
+	r1=0 r2=0
+	wait $p1 || r1=$?
+	wait $p2 || r2=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	files=$(cat "$T/mc1.out" "$T/mc2.out" | sed -n 's/^meshcheck: \([0-9]*\) files, .*/\1/p' |
+		awk '{ n += $1 } END { print n + 0 }')
+	log "meshgen: $files random mesh files checked by the model's parser in $((ms / 1000)).$((ms % 1000 / 100)) s"
+	if [ "$r1" = 0 ] && [ "$r2" = 0 ] && [ "$files" = "$SEEDS" ]; then
+		ok "meshgen/model_accepts_${SEEDS}_seeds"
+	else
+		bad "meshgen/model_accepts_${SEEDS}_seeds" \
+			"$(grep -h -v coverage "$T/mc1.out" "$T/mc2.out" | head -n 4 | tr '\n' '|')"
+	fi
+	# every corner in the first thousand seeds already
+	if out=$("$RM" --stream 0 1000 | "$MC" --max-hnfs "$MAXH" --coverage --build-every 0); then
+		ok meshgen/coverage
+	else
+		bad meshgen/coverage "$(echo "$out" | grep -v '^meshcheck: coverage' | tr '\n' '|')"
+	fi
+	# the same seed, the same file, whichever way it is asked for
+	if [ "$("$RM" 4242)" = "$("$RM" --stream 4242 1 | tail -n +2)" ] &&
+	   [ "$("$RM" 4242)" = "$("$RM" 4242)" ]; then
+		ok meshgen/reproducible
+	else
+		bad meshgen/reproducible "seed 4242 gave two different files"
+	fi
+	# the harness places every file for both firmwares (meshgen.py)
+	if out=$(python3 - "$VM" <<'EOF' 2>&1
+import sys
+sys.path.insert(0, sys.argv[1])
+import meshgen  # noqa: E402
+import randmesh  # noqa: E402
+
+bad = 0
+for seed in range(1000):
+    text = randmesh.generate(seed)[0]
+    for fw in ("dt", "acpi"):
+        try:
+            meshgen.resolve(meshgen.parse(text)[1], fw)
+        except meshgen.MeshError as e:
+            bad += 1
+            if bad <= 3:
+                print(f"seed {seed} {fw}: {e}")
+sys.exit(1 if bad else 0)
+EOF
+	); then
+		ok meshgen/placed
+	else
+		bad meshgen/placed "meshgen.py cannot place: $(echo "$out" | tr '\n' '|')"
+	fi
+	# each rule broken on purpose is caught
+	for b in overlap domains dtc-port hnf-max lids; do
+		case $b in
+		overlap) want="overlaps the one of line" ;;
+		domains) want="not one connected region" ;;
+		dtc-port) want="cannot sit on a port of connect type 0x9" ;;
+		hnf-max) want="$((MAXH + 1)) HN-Fs, not 1..$MAXH" ;;
+		lids) want="of a hn-f: the" ;;
+		esac
+		if out=$("$RM" --break "$b" --stream 0 200 | "$MC" --max-hnfs "$MAXH"); then
+			bad "meshgen/catches_broken/$b" "a generator that breaks '$b' passed"
+		elif ! grep -qF "$want" <<<"$out"; then
+			bad "meshgen/catches_broken/$b" "not for the reason: $(head -n 2 <<<"$out" | tr '\n' '|')"
+		else
+			ok "meshgen/catches_broken/$b"
+		fi
+	done
+	# the shipped meshes obey the hardware rules too
+	if out=$("$MC" --max-hnfs "$MAXH" --build-every 1 "$MESHDIR"/*.mesh); then
+		ok meshgen/shipped_meshes
+	else
+		bad meshgen/shipped_meshes "$(echo "$out" | grep -v '^meshcheck: coverage' | head -n 3 | tr '\n' '|')"
+	fi
+	# the model's hardware rules, one broken at a time
+	while IFS='|' read -r name want text; do
+		printf '%b' "$text" > "$T/trm.mesh"
+		if out=$("$MC" "$T/trm.mesh"); then
+			bad "meshgen/trm_rejects/$name" "accepted: $text"
+		elif ! grep -qF "$want" <<<"$out"; then
+			bad "meshgen/trm_rejects/$name" "not for the reason: $(head -n 1 <<<"$out")"
+		else
+			ok "meshgen/trm_rejects/$name"
+		fi
+	done <<'EOF'
+no_dtc|no DTC|mesh x=1 y=1\nnode hn-f 0 0 0 0\n
+node_port|a hn-f node (0x5) cannot sit on a port of connect type 0x9|mesh x=2 y=1\nnode dtc 0 0 0 0\nport 1 0 0 hn-i\nnode hn-f 1 0 0 0\n
+port_node|connect type 0xe without its node|mesh x=2 y=1\nnode dtc 0 0 0 0\nnode hn-f 0 0 1 0\nport 1 0 1 hn-f\n
+raw_port|connect type 0x1f is not a CMN-600 device|mesh x=2 y=1\nnode dtc 0 0 0 0\nnode hn-f 1 0 0 0\nport 1 0 1 raw:1f\n
+raw_node|a raw node (0x77) cannot sit|mesh x=2 y=1\nnode dtc 0 0 0 0\nnode hn-f 1 0 0 0\nport 1 0 1 hn-i\nnode raw:77 1 0 1 0\n
+lid_gap|logical id 2 of a hn-f|mesh x=2 y=1\nnode dtc 0 0 0 0\nnode hn-f 1 0 0 0\nnode hn-f 1 0 1 0 lid=2\n
+domain_split|DTC domain 1 are not one connected region|mesh x=3 y=1\nnode dtc 1 0 0 0\nnode dtc 0 0 0 0 lid=1\nnode hn-f 2 0 1 0\ndomain 2 0 1\n
+EOF
 fi
 exit $rc
