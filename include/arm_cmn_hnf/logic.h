@@ -115,21 +115,13 @@ static inline u64 cmn_hnf_dtm_local64(u8 input)
  */
 static inline u32 cmn_hnf_fields_sum(u64 val, unsigned int fields)
 {
-	/* the bits of the counters of each combination of counters 0..3 */
-#define CMN_HNF_F(n)	((n & 1 ? 0xffffULL : 0) | (n & 2 ? 0xffffULL << 16 : 0) |	\
-			 (n & 4 ? 0xffffULL << 32 : 0) | (n & 8 ? 0xffffULL << 48 : 0))
-	static const u64 mask[16] = {
-		CMN_HNF_F(0), CMN_HNF_F(1), CMN_HNF_F(2), CMN_HNF_F(3),
-		CMN_HNF_F(4), CMN_HNF_F(5), CMN_HNF_F(6), CMN_HNF_F(7),
-		CMN_HNF_F(8), CMN_HNF_F(9), CMN_HNF_F(10), CMN_HNF_F(11),
-		CMN_HNF_F(12), CMN_HNF_F(13), CMN_HNF_F(14), CMN_HNF_F(15),
-	};
-#undef CMN_HNF_F
+	u32 sum = 0;
+	unsigned int n;
 
-	val &= mask[fields & 0xf];
-	/* counters 0+1 and 2+3 side by side, then the two sums */
-	val = (val & 0x0000ffff0000ffffULL) + ((val >> 16) & 0x0000ffff0000ffffULL);
-	return (u32)val + (u32)(val >> 32);
+	for (n = 0; n < 4; n++)
+		if (fields & BIT(n))
+			sum += (u16)(val >> (16 * n));
+	return sum;
 }
 
 /* Node ids: (x << (3 + b)) | (y << 3) | (port << 2) | dev */
