@@ -140,8 +140,6 @@ void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn);
 void cmn_hnf_hw_event_sel(struct cmn_hnf *cmn, unsigned int hnf);
 void cmn_hnf_hw_dtm(struct cmn_hnf *cmn, unsigned int xp);
 void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s);
-u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, const struct cmn_hnf_ctr *c,
-			   unsigned int g, u32 *glob);
 void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on, bool clock);
 u32 cmn_hnf_hw_ovf(struct cmn_hnf *cmn, unsigned int dtc);
 void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int dtc, u32 bits);

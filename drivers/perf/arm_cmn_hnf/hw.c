@@ -74,26 +74,6 @@ void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s)
 }
 
 /*
- * A GLOBAL event alone, in the same order as cmn_hnf_hw_sample(): its
- * global counter @g on every DTC into @glob, then the sum of its DTM
- * counters, returned.
- */
-u32 cmn_hnf_hw_read_global(struct cmn_hnf *cmn, const struct cmn_hnf_ctr *c,
-			   unsigned int g, u32 *glob)
-{
-	u32 off = CMN_DT_PMEVCNT_PAIR(g / 2) + (g % 2 ? 4 : 0);
-	unsigned int d, i;
-	u32 sum = 0;
-
-	for (d = 0; d < cmn->topo->num_dtcs; d++)
-		glob[d] = readl(cmn->base + cmn_hnf_dtc(cmn, d) + off);
-	for (i = 0; i < c->nxps; i++)
-		sum += cmn_hnf_fields_sum(cmn_hnf_rd(cmn, cmn->topo->xp[c->xp[i]].offset +
-						     CMN_DTM_PMEVCNT), c->fields[i]);
-	return sum;
-}
-
-/*
  * PMCR.pmu_en on every DTC (each counts its own domain); DTC0's clock is
  * kept ungated while it counts the cycles event, or the count would stop
  * whenever the DTC idles.

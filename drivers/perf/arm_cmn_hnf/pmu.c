@@ -176,34 +176,19 @@ static u32 cmn_hnf_global(const struct cmn_hnf_sample *s, unsigned int d, unsign
 		       FIELD_GET(CMN_DT_PMEVCNT_PAIR_EVEN, s->pair[d][g / 2]);
 }
 
-/*
- * The events GLOBAL counter @g counted since its last read: @glob, its
- * value on each DTC, read before @local, the sum of its DTM counters
- */
-static u64 cmn_hnf_account_global(struct cmn_hnf *cmn, unsigned int g, const u32 *glob,
-				  u32 local)
+/* The DTCs whose counter @idx counts: the cycle counter is DTC0's */
+static unsigned int cmn_hnf_ndtcs(struct cmn_hnf *cmn, int idx)
 {
-	unsigned int d, ndtcs = cmn->topo->num_dtcs;
-	struct cmn_hnf_ctr *c = &cmn->ctr[g];
-
-	for (d = 0; d < ndtcs; d++)
-		c->acc.carries += cmn_hnf_wrap_read(&c->wrap[d], glob[d], CMN_DT_PMEVCNT_WIDTH);
-	for (d = 0; d < ndtcs; d++)
-		if (c->wrap[d].pending) {
-			c->acc.carries += cmn_hnf_confirm(cmn, g, ndtcs) * CMN_HNF_GLOBAL_PERIOD;
-			break;
-		}
-	return cmn_hnf_acc_update(&c->acc, local);
+	return idx == CMN_HNF_CYCLES ? 1 : cmn->topo->num_dtcs;
 }
 
 /* The events counter @idx counted since its last read, from sample @s */
 static u64 cmn_hnf_account(struct cmn_hnf *cmn, const struct cmn_hnf_sample *s, int idx)
 {
-	struct cmn_hnf_ctr *c;
+	unsigned int d, ndtcs = cmn_hnf_ndtcs(cmn, idx);
 	struct cmn_hnf_local *l;
-	u32 glob[CMN_HNF_MAX_DTCS];
-	unsigned int d;
-	u64 v;
+	struct cmn_hnf_ctr *c;
+	u64 v = 0;
 
 	if (idx >= CMN_HNF_IDX_LOCAL) {
 		l = cmn_hnf_local_of(cmn, idx);
@@ -214,13 +199,13 @@ static u64 cmn_hnf_account(struct cmn_hnf *cmn, const struct cmn_hnf_sample *s, 
 	c = &cmn->ctr[idx];
 	if (idx == CMN_HNF_CYCLES) {
 		v = cmn_hnf_wrap_read(&c->wrap[0], s->cyc, CMN_DT_PMCCNTR_WIDTH);
-		if (c->wrap[0].pending)
-			v += cmn_hnf_confirm(cmn, idx, 1) * CMN_HNF_CYCLES_PERIOD;
-		return v;
+		return v + cmn_hnf_confirm(cmn, idx, 1) * CMN_HNF_CYCLES_PERIOD;
 	}
-	for (d = 0; d < cmn->topo->num_dtcs; d++)
-		glob[d] = cmn_hnf_global(s, d, idx);
-	return cmn_hnf_account_global(cmn, idx, glob, cmn_hnf_local_sum(c, s));
+	for (d = 0; d < ndtcs; d++)
+		v += cmn_hnf_wrap_read(&c->wrap[d], cmn_hnf_global(s, d, idx),
+				       CMN_DT_PMEVCNT_WIDTH);
+	c->acc.carries += v + cmn_hnf_confirm(cmn, idx, ndtcs) * CMN_HNF_GLOBAL_PERIOD;
+	return cmn_hnf_acc_update(&c->acc, cmn_hnf_local_sum(c, s));
 }
 
 /*
@@ -247,21 +232,12 @@ static struct cmn_hnf_sample *cmn_hnf_sample(struct cmn_hnf *cmn, const int *idx
 /* Bring the events in @idx[0..n) up to date from one sample of the mesh */
 static void cmn_hnf_update(struct cmn_hnf *cmn, const int *idx, unsigned int n)
 {
-	u32 glob[CMN_HNF_MAX_DTCS], local;
 	struct cmn_hnf_sample *s;
 	struct perf_event *event;
 	unsigned long flags;
 	unsigned int i;
 
 	local_irq_save(flags);
-	/* a GLOBAL event alone: its own registers, each XP summed as read */
-	if (n == 1 && idx[0] < CMN_HNF_CYCLES) {
-		local = cmn_hnf_hw_read_global(cmn, &cmn->ctr[idx[0]], idx[0], glob);
-		local64_add(cmn_hnf_account_global(cmn, idx[0], glob, local),
-			    &cmn->ctr[idx[0]].event->count);
-		local_irq_restore(flags);
-		return;
-	}
 	s = cmn_hnf_sample(cmn, idx, n);
 	for (i = 0; i < n; i++) {
 		if (idx[i] >= CMN_HNF_IDX_LOCAL)
@@ -392,7 +368,7 @@ static void cmn_hnf_event_start(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
 	int idx = event->hw.idx;
-	unsigned int d, ndtcs = idx == CMN_HNF_CYCLES ? 1 : cmn->topo->num_dtcs;
+	unsigned int d, ndtcs = cmn_hnf_ndtcs(cmn, idx);
 	struct cmn_hnf_sample *s;
 	struct cmn_hnf_local *l;
 	struct cmn_hnf_ctr *c;
@@ -435,7 +411,7 @@ static void cmn_hnf_stop_flags(struct cmn_hnf *cmn, struct perf_event *event)
 {
 	int idx = event->hw.idx;
 	struct cmn_hnf_ctr *c = &cmn->ctr[idx];
-	unsigned int d, ndtcs = idx == CMN_HNF_CYCLES ? 1 : cmn->topo->num_dtcs;
+	unsigned int d, ndtcs = cmn_hnf_ndtcs(cmn, idx);
 	u64 n = 0;
 
 	for (d = 0; d < ndtcs; d++) {
