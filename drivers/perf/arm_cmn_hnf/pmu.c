@@ -88,11 +88,14 @@ static int cmn_hnf_validate_group(struct cmn_hnf *cmn, struct perf_event *event)
 	if (!s)
 		return -ENOMEM;
 	ret = cmn_hnf_validate_one(cmn, s, leader);
-	for_each_sibling_event(sibling, leader)
+	/* a new leader has no siblings, and no context to walk them under */
+	if (event != leader) {
+		for_each_sibling_event(sibling, leader)
+			if (!ret)
+				ret = cmn_hnf_validate_one(cmn, s, sibling);
 		if (!ret)
-			ret = cmn_hnf_validate_one(cmn, s, sibling);
-	if (!ret && event != leader)
-		ret = cmn_hnf_validate_one(cmn, s, event);
+			ret = cmn_hnf_validate_one(cmn, s, event);
+	}
 	kfree(s);
 	return ret;
 }
