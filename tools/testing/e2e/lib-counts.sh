@@ -204,12 +204,17 @@ lc_cmn_pmu() { echo "arm_cmn_$1"; }
 # lc_perf_late_enable: 0 if this perf enables system-wide counters only
 # after it has started the workload (perf 5.10: builtin-stat.c:879-880
 # calls perf_evlist__start_workload() before enable_counters(); 6.1 and
-# later enable first), so a short workload can run before anything counts
+# later enable first), so a short workload can run before anything counts.
+# Asked once per script (LC_LATE): perf takes a third of a second to start
+# in the guest, and every step asks.
 lc_perf_late_enable() {
-	case $(perf --version 2>/dev/null) in
-	"perf version "[1-5].*) return 0 ;;
-	esac
-	return 1
+	if [ -z "${LC_LATE:-}" ]; then
+		case $(perf --version 2>/dev/null) in
+		"perf version "[1-5].*) LC_LATE=0 ;;
+		*) LC_LATE=1 ;;
+		esac
+	fi
+	return "$LC_LATE"
 }
 
 # lc_perf_step OUT N EV...: perf stat -x, -a into OUT while stepping N
