@@ -36,14 +36,16 @@
 #                        kmemleak scan (opt-in, see CHECK_STAGES; replaces
 #                        e2e-debug-lean when both are listed)
 #
-# The stages run one after the other (the e2e guests' downloads start in
-# the background at once), but for the e2e ones: the boots of
-# every e2e-* stage go into ONE pool of CHECK_E2E_JOBS guests, longest first
-# (tools/testing/vm/e2e.sh E2E_PLAN), so the two cores stay busy to the end
-# instead of idling behind each stage's longest boot. The pool runs where
-# the first of "e2e", "e2e-debug-lean" and "e2e-debug" is listed; each stage still gets its
-# own result lines (e2e/<kernel>/<fw>/...), time (the seconds during which
-# at least one of its guests ran), host CPU seconds and verdict.
+# The stages run one after the other, but for the e2e ones: the boots of
+# every e2e-* stage go into ONE pool, longest first (tools/testing/vm/e2e.sh
+# E2E_PLAN), so the two cores stay busy to the end instead of idling behind
+# each stage's longest boot. The pool starts at once in the background
+# (after the guests' downloads): CHECK_E2E_EARLY_JOBS guests (default 1)
+# beside the other stages, most of which keep one core busy, then
+# CHECK_E2E_JOBS guests; its output is shown once the other stages are
+# done. Each e2e stage still gets its own result lines
+# (e2e/<kernel>/<fw>/...), time (the seconds during which at least one of
+# its guests ran), host CPU seconds and verdict.
 #
 # Each stage prints result lines ("PASS: <stage>/<name>",
 # "FAIL: <stage>/<name>: <why>", "SKIP: <stage>/<name>: <why>", see
@@ -71,6 +73,7 @@
 # "# subset-meshes:"), CHECK_DEBUG_FWS (default "dt acpi"),
 # CHECK_DEBUG_MESHES, CHECK_E2E_JOBS (guests at once in the e2e pool,
 # default 2: one guest keeps one core busy, and the host has two),
+# CHECK_E2E_EARLY_JOBS (guests at once while other stages run, default 1),
 # STAGE_TIMEOUT (s per stage, default 3600; an e2e stage's clock runs while
 # one of its guests runs), plus whatever the stages take (KVER72, MESH, ...).
 # shellcheck source=../lib.sh
@@ -196,39 +199,58 @@ finish_stage() {
 	printf '%-44s %8d s\n' "check stage $name" "$dt" >>"$OUTD/timings.txt"
 }
 
-# e2e_pool: every boot of the e2e and debug stages in one pool of
-# CHECK_E2E_JOBS guests, longest first (tools/testing/vm/e2e.sh E2E_PLAN);
-# then each stage's result lines, time (the time at least one of its
-# guests ran) and verdict, as if it had run alone
-e2e_pool() {
-	local plan stages k fw st t0 src=0 out="$RES/e2e-pool.out" rep="$RES/e2e-stages.txt"
-	local l active cpu nb tmo sst sn
+# e2e_pool_start: every boot of the e2e and debug stages in one pool
+# (tools/testing/vm/e2e.sh E2E_PLAN), longest first, started in the
+# background at once, after the guest downloads (fetch-guest.sh, under the
+# lock e2e.sh takes for it; what it could not fetch, e2e.sh fetches again and
+# reports): one guest at a time while the other stages run one after the
+# other (most of them keep one core busy), CHECK_E2E_JOBS guests once they
+# are done (e2e_pool_wait). Its output goes to $RES/e2e-pool.out and is
+# shown when the other stages are done.
+e2e_pool_start() {
+	local plan tmo
 	e2e_plan
+	POOL_STAGES=("${PSTAGES[@]}")
+	[ ${#POOL_STAGES[@]} -gt 0 ] || return 0
 	plan=" $PLAN"
-	stages=("${PSTAGES[@]}")
-	[ ${#stages[@]} -gt 0 ] || return 0
-	if [ -n "$prefetch" ]; then
-		log "===== e2e pool: waiting for the guest downloads ($RES/prefetch.out)"
-		wait "$prefetch" || log "guest downloads failed (e2e.sh tries again): $(tail -n 3 "$RES/prefetch.out")"
-		prefetch=
-	fi
-	log "===== e2e pool (${#stages[@]} stages, $EJOBS guests at once):$plan"
-	: >"$rep"
-	t0=$(date +%s)
-	if [ -x "$TESTING/vm/e2e.sh" ]; then
-		# the stages' own timeouts are enforced inside; this one only
-		# bounds the pool as a whole
-		{ timeout $((TMO * ${#stages[@]})) env E2E_PLAN="${plan# }" \
-			E2E_JOBS="$EJOBS" E2E_STAGE_TIMEOUT="$TMO" \
-			E2E_STAGE_REPORT="$rep" "$TESTING/vm/e2e.sh" </dev/null ||
-			echo $? >"$RES/e2e-pool.rc"; } | tee "$out"
-		[ -f "$RES/e2e-pool.rc" ] && src=$(cat "$RES/e2e-pool.rc")
-	else
-		echo "FAIL: e2e/stage: tools/testing/vm/e2e.sh is missing" >"$out"
-		src=1
-	fi
-	printf '%-44s %8d s\n' "check e2e pool" $(($(date +%s) - t0)) >>"$OUTD/timings.txt"
-	for st in "${stages[@]}"; do
+	echo "$1" >"$RES/e2e-jobs"
+	: >"$RES/e2e-stages.txt"
+	POOL_T0=$(date +%s)
+	log "===== e2e pool (${#POOL_STAGES[@]} stages, $1 guest(s) at once beside the other stages, then $EJOBS; output in $RES/e2e-pool.out):$plan"
+	# the stages' own timeouts are enforced inside; this one only bounds
+	# the pool as a whole
+	tmo=$((TMO * ${#POOL_STAGES[@]}))
+	(
+		exec >"$RES/e2e-pool.out" 2>&1 3>&1 </dev/null
+		if [ ! -x "$TESTING/vm/e2e.sh" ]; then
+			echo "FAIL: e2e/stage: tools/testing/vm/e2e.sh is missing"
+			exit 1
+		fi
+		# shellcheck disable=SC2086 # a list of kernels
+		{ resolve_kvers && flock "$OUTD/.build.lock" \
+			"$TESTING/vm/fetch-guest.sh" ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}; } ||
+			log "guest downloads failed (e2e.sh tries again)"
+		timeout "$tmo" env E2E_PLAN="${plan# }" E2E_JOBS="$EJOBS" \
+			E2E_JOBS_FILE="$RES/e2e-jobs" E2E_STAGE_TIMEOUT="$TMO" \
+			E2E_STAGE_REPORT="$RES/e2e-stages.txt" "$TESTING/vm/e2e.sh"
+	) &
+	POOL_PID=$!
+}
+
+# e2e_pool_wait: CHECK_E2E_JOBS guests from now on; the pool's output so far
+# and to its end; then each stage's result lines, time (the time at least one
+# of its guests ran) and verdict, as if it had run alone
+e2e_pool_wait() {
+	local k fw st src=0 out="$RES/e2e-pool.out" rep="$RES/e2e-stages.txt"
+	local l active cpu nb tmo sst sn
+	[ -n "$POOL_PID" ] || return 0
+	echo "$EJOBS" >"$RES/e2e-jobs"
+	log "===== e2e pool: the other stages are done, $EJOBS guests at once from now on; its output:"
+	tail -n +1 -f --pid="$POOL_PID" "$out"
+	wait "$POOL_PID" || src=$?
+	POOL_PID=
+	printf '%-44s %8d s\n' "check e2e pool" $(($(date +%s) - POOL_T0)) >>"$OUTD/timings.txt"
+	for st in "${POOL_STAGES[@]}"; do
 		k=${st%/*}
 		fw=${st#*/}
 		l=$(grep "^e2e-stage $st " "$rep" || true)
@@ -258,21 +280,19 @@ e2e_pool() {
 }
 
 T0=$(date +%s)
-e2e_done=
 ensure_host_packages
-# The e2e guests' downloads (network-bound, cold: minutes) overlap the
-# stages before the pool: fetch-guest.sh in the background, under the lock
-# e2e.sh takes for it. The pool waits for it; what it could not fetch, e2e.sh
-# fetches again and reports.
-prefetch=
-case " $STAGES " in *" e2e "*)
-	(
-		# shellcheck disable=SC2086 # a list of kernels
-		resolve_kvers &&
-			flock "$OUTD/.build.lock" "$TESTING/vm/fetch-guest.sh" \
-				${CHECK_KERNELS:-7.2 6.12 6.1 5.10}
-	) >"$RES/prefetch.out" 2>&1 </dev/null &
-	prefetch=$! ;;
+# The e2e pool starts at once, beside the other stages (e2e_pool_start)
+POOL_PID=
+case " $STAGES " in *" e2e "* | *" e2e-debug "* | *" e2e-debug-lean "*)
+	others=0
+	for st in $STAGES; do
+		case $st in e2e | e2e-debug | e2e-debug-lean) ;; *) others=1 ;; esac
+	done
+	if [ $others = 1 ]; then
+		e2e_pool_start "${CHECK_E2E_EARLY_JOBS:-1}"
+	else
+		e2e_pool_start "$EJOBS"
+	fi ;;
 esac
 for st in $STAGES; do
 	case $st in
@@ -297,13 +317,13 @@ for st in $STAGES; do
 	kunit-7.2)
 		run_stage kunit-7.2 env KUNIT_KERNEL=7.2 "$TESTING/kunit/run.sh" ;;
 	e2e | e2e-debug | e2e-debug-lean)
-		# both run once, together, where the first of them is listed
-		[ -z "$e2e_done" ] && e2e_pool
-		e2e_done=1 ;;
+		# the pool runs in the background (e2e_pool_start)
+		;;
 	*)
 		echo "FAIL: check/$st: unknown stage" | tee -a "$RES/results.txt" ;;
 	esac
 done
+e2e_pool_wait
 
 log "===== timings"
 for t in "${TIMES[@]}"; do

@@ -35,6 +35,10 @@
 #                     (by the guest times timings.txt recorded for each
 #                     script on the same boot); the results are printed
 #                     in that order
+#   E2E_JOBS_FILE=F   when F holds a positive number, that many guests at
+#                     once instead of E2E_JOBS, read again whenever a slot
+#                     could take a boot (make check raises it once its
+#                     other stages are done)
 #   E2E_PLAN="K/FW[=MESH,...][+keep][:TEST,...] ..."  instead of KERNEL,
 #                     FW and MESH_SUBSET: these kernel/firmware pairs
 #                     ("stages"), each with its own mesh subset (none: every
@@ -647,6 +651,15 @@ collect() {
 # results are printed in boot order all the same.
 NJOBS=${E2E_JOBS:-1}
 case $NJOBS in '' | *[!0-9]* | 0) NJOBS=1 ;; esac
+# njobs: NJOBS, or what E2E_JOBS_FILE holds when it holds a positive number
+# (make check starts the pool with one guest beside its other stages and
+# writes the full number there when they are done)
+njobs() {
+	local n=''
+	[ -z "${E2E_JOBS_FILE:-}" ] || n=$(cat "$E2E_JOBS_FILE" 2>/dev/null || true)
+	case $n in '' | *[!0-9]* | 0) n=$NJOBS ;; esac
+	echo "$n"
+}
 # running: boots launched and not finished yet
 running() {
 	local j n=0
@@ -686,7 +699,7 @@ for ((i = 0; i < ${#KEYS[@]}; i++)); do
 	# boot i has finished
 	while :; do
 		tick
-		while [ $nl -lt ${#KEYS[@]} ] && [ "$(running)" -lt "$NJOBS" ]; do
+		while [ $nl -lt ${#KEYS[@]} ] && [ "$(running)" -lt "$(njobs)" ]; do
 			launch "${KEYS[$nl]}"
 			nl=$((nl + 1))
 		done
