@@ -722,7 +722,7 @@ for k in "${KERNELS[@]}"; do
 			"${ACTIVE[$st]:-0}" "${SCPU[$st]:-0}" >> "$OUTD/timings.txt"
 	done
 done
-log "e2e: boots took $(( $(date +%s) - t_all )) s with $NJOBS at once; logs in $RUN"
+log "e2e: boots took $(( $(date +%s) - t_all )) s, $(njobs) at once at the end; logs in $RUN"
 rm -f "$RUN"/base-*.cpio.zst
 echo "e2e: $NPASS passed, $NFAIL failed, $NSKIP skipped"
 [ "$NFAIL" -eq 0 ] && [ "$NPASS" -gt 0 ]
