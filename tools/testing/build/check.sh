@@ -67,6 +67,10 @@
 # DT adds two-mesh), CHECK_LIST_PLAN=1 (print the e2e pool's E2E_PLAN and
 # exit), CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS
 # (default "dt acpi"), CHECK_PRIMARY (the guest that runs every mesh,
+# and every script on generated meshes besides: the regression seeds of
+# tools/testing/vm/regression-seeds and one fresh seed derived from the
+# commit, printed by each of its boots with the command that reproduces it;
+# CHECK_FRESH_SEED=<seed> replaces the fresh one;
 # default 7.2-dt: the newest kernel, whose API, perf and arm-cmn move first;
 # 6.12 gets the debug kernel and KUnit besides; the others run the meshes
 # in CHECK_MESH_SUBSET, default "default two-mesh numa1", and each test's
@@ -91,6 +95,24 @@ LEAN_MESHES_DT=two-mesh
 LEAN_TESTS=${CHECK_DEBUG_LEAN_TESTS:-00-smoke 34-hnf-module 44-hnf-irq-faults 61-abuse-lifecycle}
 LEAN_TESTS_DT=${CHECK_DEBUG_LEAN_TESTS_DT:-33-hnf-hotplug 35-hnf-errno 41-hnf-race 42-hnf-irq 60-abuse-fuzz 62-abuse-hotplug}
 
+# mesh_seeds: the random meshes (randmesh.py seeds) of the primary guest:
+# the regression seeds kept in tools/testing/vm/regression-seeds, then one
+# fresh seed derived from the commit (CHECK_FRESH_SEED: that one instead)
+mesh_seeds() {
+	local reg fresh h
+	reg=$(sed -n 's/^\([0-9][0-9]*\)[ \t].*/\1/p' "$TESTING/vm/regression-seeds" 2>/dev/null |
+		tr '\n' ' ')
+	fresh=${CHECK_FRESH_SEED:-}
+	if [ -z "$fresh" ]; then
+		# the commit's id; out of git, the tree's contents
+		h=$(git -C "$REPO" rev-parse HEAD 2>/dev/null ||
+			find "$REPO/drivers" "$REPO/include" "$REPO/tools" -type f -print0 |
+			sort -z | xargs -0 cat | sha256sum)
+		fresh=$((16#${h:0:7}))
+	fi
+	echo "$reg$fresh"
+}
+
 # commas WORD...: the words joined by commas
 commas() {
 	local IFS=,
@@ -112,8 +134,11 @@ e2e_plan() {
 					# every mesh on the primary guest, the
 					# default, two-mesh and NUMA systems elsewhere
 					sub="=${CHECK_MESH_SUBSET:-default two-mesh numa1}"
-					[ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ] && sub=
 					sub=${sub// /,}
+					if [ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ]; then
+						# shellcheck disable=SC2046 # seeds
+						sub=" $k/$fw@random:$(commas $(mesh_seeds))"
+					fi
 					PLAN="$PLAN $k/$fw$sub"
 					PSTAGES+=("$k/$fw")
 				done

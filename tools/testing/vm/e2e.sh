@@ -45,7 +45,10 @@
 #                     mesh; +keep: as MESH_SUBSET_KEEP=1) and, after ":",
 #                     its own scripts (exact names, within TESTS; none:
 #                     every selected one), all in one pool of E2E_JOBS
-#                     guests (make check)
+#                     guests (make check). An entry K/FW@WORD (a mesh
+#                     name or file, or random:<seed>[,<seed>...]) adds
+#                     meshes on which every script of pair K/FW runs,
+#                     besides its own
 #   E2E_STAGE_TIMEOUT=S  a stage's boots stop when S seconds of its own
 #                     running time (time with at least one of its boots
 #                     running) are used up; later boots are not run (FAIL)
@@ -151,11 +154,16 @@ in_list() { # WORD LIST...
 # The run's (kernel, firmware) pairs and each one's mesh subset: E2E_PLAN
 # (make check's single pool of every e2e stage) or KERNEL x FW with
 # MESH_SUBSET and MESH_SUBSET_KEEP
-declare -A PSUB=() PKEEP=() PTESTS=()
+declare -A PSUB=() PKEEP=() PTESTS=() PEXTRA=()
 if [ -n "${E2E_PLAN:-}" ]; then
 	KERNELS=()
 	FWS=()
 	for e in $E2E_PLAN; do
+		case $e in */*@*)
+			# K/FW@WORD: every script of the pair also on WORD's meshes
+			PEXTRA[${e%%@*}]="${PEXTRA[${e%%@*}]:-} ${e#*@}"
+			continue ;;
+		esac
 		tl=
 		case $e in *:*)
 			tl=${e#*:}
@@ -222,9 +230,12 @@ done
 # randmesh.py writes each seed's file into the run; the word becomes those
 # paths. SEEDOF[<mesh name>] keeps the seed for the boot's messages.
 declare -A SEEDOF=()
-if [ -n "${MESH:-}" ]; then
-	words=
-	for m in $MESH; do
+# resolve_meshes WORD...: WORDS= the words, each random:<seeds> replaced by
+# its files; exits the run (one FAIL) on a word that is not a seed list
+resolve_meshes() {
+	local m sd seeds
+	WORDS=
+	for m in "$@"; do
 		case $m in
 		random:*)
 			mkdir -p "$RUN/meshes"
@@ -233,18 +244,28 @@ if [ -n "${MESH:-}" ]; then
 			for sd in "${seeds[@]}"; do
 				if ! [[ $sd =~ ^(0|[1-9][0-9]*)$ ]] ||
 				   ! "$VM/randmesh.py" "$sd" -o "$RUN/meshes/random-$sd.mesh"; then
-					log "e2e: MESH=$m: '$sd' is not a seed (an integer >= 0)"
+					log "e2e: $m: '$sd' is not a seed (an integer >= 0)"
 					echo "e2e: 0 passed, 1 failed, 0 skipped"
 					exit 1
 				fi
 				SEEDOF[random-$sd]=$sd
-				words="$words $RUN/meshes/random-$sd.mesh"
+				WORDS="$WORDS $RUN/meshes/random-$sd.mesh"
 			done ;;
-		*) words="$words $m" ;;
+		*) WORDS="$WORDS $m" ;;
 		esac
 	done
-	MESH=${words# }
+	WORDS=${WORDS# }
+}
+if [ -n "${MESH:-}" ]; then
+	# shellcheck disable=SC2086 # a list of words
+	resolve_meshes $MESH
+	MESH=$WORDS
 fi
+for kf in "${!PEXTRA[@]}"; do
+	# shellcheck disable=SC2086 # lists of words
+	resolve_meshes ${PEXTRA[$kf]}
+	PEXTRA[$kf]=$WORDS
+done
 # seed_note MESHNAME K FW: for a random mesh, its seed, what it holds and
 # the command that boots it again
 seed_note() {
@@ -298,7 +319,7 @@ script_meshes() {
 	local sub=${PSUB[$1]} keep=${PKEEP[$1]} fw=${1#*/} m mn out=''
 	SM=
 	if [ -z "$sub" ]; then
-		SM=${H_meshes:-default}
+		SM="${H_meshes:-default}${PEXTRA[$1]:+ ${PEXTRA[$1]}}"
 		return 0
 	fi
 	if [ "$keep" != 1 ]; then
@@ -336,7 +357,8 @@ script_meshes() {
 		m=${H_meshes%% *}
 		out=${m:-default}
 	fi
-	SM=${out# }
+	SM="${out# }${PEXTRA[$1]:+ ${PEXTRA[$1]}}"
+	SM=${SM# }
 }
 
 declare -A GROUP=() GTIME=() MESHFILE=() SRC=()

@@ -384,6 +384,35 @@ if [ "$fuzz6" = 0 ] && [ "$fuzzd" = 1 ] &&
 else
 	bad pool/debug_lean_others_same "fuzzer on 6.12 $fuzz6, on debug $fuzzd (want 0 1), or the other stages' boots changed"
 fi
+# generated meshes in make check: the primary guest (7.2 DT) boots every
+# seed of tools/testing/vm/regression-seeds and one derived from the commit
+# (CHECK_FRESH_SEED overrides it), each with exactly the boots and scripts
+# of make e2e MESH=random:<seed>; no other guest gets them
+miss=
+reg=$(sed -n 's/^\([0-9][0-9]*\)[ \t].*/\1/p' "$VM/regression-seeds")
+[ -n "$reg" ] || miss="$miss no regression seed;"
+fplan=$(plan CHECK_STAGES=e2e CHECK_FRESH_SEED=4711)
+want=$(tr ' ' '\n' <<<"$fplan" | grep -c '@' || true)
+[ "$want" = 1 ] || miss="$miss $want @ entries in the plan;"
+list E2E_PLAN="$fplan" > "$T/pool-seeds"
+for sd in $reg 4711; do
+	list KERNEL=7.2 FW=dt MESH="random:$sd" > "$T/pool-seed-one"
+	[ -s "$T/pool-seed-one" ] || miss="$miss seed $sd lists no boot;"
+	grep "^7\.2|dt|random-$sd|" "$T/pool-seeds" | cmp -s - "$T/pool-seed-one" ||
+		miss="$miss seed $sd: not the boots of MESH=random:$sd;"
+done
+grep -v '^7\.2|dt|' "$T/pool-seeds" | grep -q '|random-' &&
+	miss="$miss a random mesh off the primary guest;"
+h=$(git -C "$REPO" rev-parse HEAD 2>/dev/null || true)
+if [ -n "$h" ]; then
+	tr ' ' '\n' <<<"$(plan CHECK_STAGES=e2e)" | grep -q "^7\.2/dt@random:.*,$((16#${h:0:7}))\$" ||
+		miss="$miss the fresh seed is not $((16#${h:0:7})) (from $h);"
+fi
+if [ -z "$miss" ]; then
+	ok pool/random_meshes
+else
+	bad pool/random_meshes "$miss"
+fi
 # a script of a plan that does not exist is an error, not a boot less
 if out=$(env -u TESTS E2E_LIST=1 E2E_PLAN="debug/dt=default+keep:00-smoke,no-such-test" \
 	"$VM/e2e.sh" 2>/dev/null 3>/dev/null) || [ "$out" != "e2e: 0 passed, 1 failed, 0 skipped" ]; then
