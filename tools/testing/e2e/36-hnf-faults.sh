@@ -26,15 +26,21 @@
 #                           parent XP during discovery);
 #                           corrupt_fw_nodeid_mismatch/armcmn: upstream
 #                           arm-cmn derives the XP from the node id and
-#                           programs the DTM of the XP the id names, where
-#                           nothing feeds that port/device slot: it must
-#                           count 0 (lc_armcmn_pred_zero)
+#                           programs the DTM of the XP the id names: where
+#                           no HN-F has that id, nothing feeds that
+#                           port/device slot and it must count 0
+#                           (lc_armcmn_pred_zero); where one has, that
+#                           HN-F's slot is programmed too, and it must
+#                           count that HN-F's truth
 #   garbage_counters/...    counters that start with garbage: no crash, and
 #                           the counts are still exact (armcmn/garbage_counters:
-#                           the stock driver on the same image, as evidence)
+#                           the stock driver on the same image, as evidence,
+#                           predicted as 20-armcmn-crosscheck predicts it:
+#                           lc_armcmn_pred_good where it misplaces HN-Fs)
 # Oopses/WARNINGs are caught by the host for the whole boot.
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
+. /e2e/lib-armcmn.sh
 
 N=200000
 P=$(lc_pmu 0)
@@ -119,12 +125,16 @@ if up nodeid_mismatch && lc_pmu_wait "$P"; then
 	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss/|slc_miss|*"
 	rmmod arm_cmn_hnf
 	modprobe arm-cmn
-	if lc_pmu_wait "$C"; then
+	if ! lc_pmu_wait "$C"; then
+		fail corrupt_fw_nodeid_mismatch/armcmn "stock arm-cmn did not register on this image"
+	elif lc_hnfs 0 | grep -qx "$bad"; then
+		note "HN-F $bad exists: arm-cmn counts it"
+		LC_NAME=corrupt_fw_nodeid_mismatch/armcmn lc_batch_check - "$C" 0 $N \
+			"$C/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
+	else
 		LC_PREDICT=lc_armcmn_pred_zero LC_NAME=corrupt_fw_nodeid_mismatch/armcmn \
 			lc_batch_check - "$C" 0 $N \
 			"$C/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
-	else
-		fail corrupt_fw_nodeid_mismatch/armcmn "stock arm-cmn did not register on this image"
 	fi
 	rmmod arm_cmn 2>/dev/null
 else
@@ -139,11 +149,16 @@ if up garbage_counters && lc_pmu_wait "$P"; then
 	# evidence that exact counts are possible on this image: stock arm-cmn
 	rmmod arm_cmn_hnf
 	modprobe arm-cmn
-	if lc_pmu_wait "$C"; then
+	if ! lc_pmu_wait "$C"; then
+		fail armcmn/garbage_counters "stock arm-cmn did not register"
+	elif bad=$(lc_armcmn_misplaced 0) && [ -n "$bad" ]; then
+		LC_PREDICT=lc_armcmn_pred_good LC_ARMCMN_MESH=0 LC_ARMCMN_BAD=$(echo "$bad" | tr '\n' ' ') \
+			lc_batch_check armcmn/garbage_counters "$C" 0 $N \
+			"$C/hnf_cache_miss/|hnf_cache_miss|*"
+		lc_batch_check armcmn/garbage_counters "$C" 0 $N "$C/dtc_cycles/|dtc_cycles|*"
+	else
 		lc_batch_check armcmn/garbage_counters "$C" 0 $N \
 			"$C/hnf_cache_miss/|hnf_cache_miss|*" "$C/dtc_cycles/|dtc_cycles|*"
-	else
-		fail armcmn/garbage_counters "stock arm-cmn did not register"
 	fi
 	rmmod arm_cmn 2>/dev/null
 else

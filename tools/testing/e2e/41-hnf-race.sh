@@ -24,20 +24,24 @@
 # counters, global again; drop a sample behind the previous one) fails
 # race/monotonic and race_iv/*.
 #   race_group/reads        a group {slc_miss and slc_sf_cache_access of all
-#                           HN-Fs, slc_miss of the first HN-F alone (a
-#                           32-bit DTM-local counter: the others hold the
-#                           XP's other two), cycles} read whole
-#                           (PERF_FORMAT_GROUP: one read transaction, one
-#                           sample of the mesh for all members): not void
+#                           HN-Fs, slc_miss of one HN-F alone (bynodeid),
+#                           cycles} read whole (PERF_FORMAT_GROUP: one read
+#                           transaction, one sample of the mesh for all
+#                           members): not void. Sized to the mesh: each
+#                           member counts in a DTM counter of every XP it
+#                           covers, four per XP, so with more than two
+#                           HN-Fs on the busiest XP only slc_miss covers
+#                           all HN-Fs, and the lone HN-F is one of the XP
+#                           with the fewest (left out when every XP with
+#                           an HN-F has four)
 #   race_group/monotonic    no member's read below its read before
 #   race_group/never_over   no member's read above its truth after it
-#   race_group/final_exact  after the clock stopped: both members of all
-#                           HN-Fs == their truth exactly. Not the local one:
-#                           near_wrap takes a 32-bit counter to its wrap in
-#                           bursts of up to 2^32 events, many per poll, far
-#                           beyond the 4 events a cycle the hardware can
-#                           count, so whole periods are lost by design (its
-#                           exactness is 41-hnf-local's, without race mode);
+#   race_group/final_exact  after the clock stopped: the members of all
+#                           HN-Fs == their truth exactly. Not the lone
+#                           HN-F's (checked never over only: near_wrap
+#                           moves one counter in bursts far beyond what
+#                           the hardware can count between two polls; its
+#                           exactness is 41-hnf-local's, without race mode),
 #                           nor cycles, which has no truth here
 #   race_model/late_carry   a /dev/mem reader sees a local wrap ahead of its
 #                           carry (the model alone races)
@@ -152,11 +156,27 @@ else
 fi
 
 # A group read samples the whole group at once: the same race, every
-# member checked on its own
-n0=$(lc_hnfs 0 | head -n 1)
+# member checked on its own. The group fits the mesh's XPs (see above):
+# per HN-Fs on the busiest XP, q0 on the XP of the lone HN-F n0.
+per=$(lc_hnfs_per_xp_max 0)
+# shellcheck disable=SC2046 # word splitting wanted
+set -- $(lc_hnfs 0 | while read -r id; do echo "$(lc_xp_of 0 "$id" | tr ' ' ,) $id"; done |
+	awk '{ n[$1]++; if (!($1 in f)) f[$1] = $2 } END { for (x in n) print n[x], f[x] }' |
+	sort -n | head -n 1)
+q0=$1 n0=$2
+# m members of all HN-Fs (two if they leave room for the lone one), then
+# the lone one if its XP has a counter left
+m=1
+[ $((2 * per)) -le 4 ] && [ $((2 * q0 + 1)) -le 4 ] && m=2
+members="1 $P:0x1"
+[ $m = 1 ] || members="$members 2 $P:0x2"
+[ $((m * q0 + 1)) -gt 4 ] ||
+	members="$members <1,-,$n0 $P:$(printf '0x%x' $((1 | 1 << 12 | n0 << 16)))"
+note "group: busiest XP $per HN-Fs, HN-F $n0 on an XP of $q0: $members - $P:0x300000000"
 c0=$(race_stat carries)
-r=$(taskset -c "$(lc_pmu_cpu $P)" cmn-hostile race -g -s "$SECS" -n $MINREADS -m 0 1 "$P:0x1" 2 "$P:0x2" \
-	"<1,-,$n0" "$P:$(printf '0x%x' $((1 | 1 << 12 | n0 << 16)))" - "$P:0x300000000")
+# shellcheck disable=SC2086 # the members' words
+r=$(taskset -c "$(lc_pmu_cpu $P)" cmn-hostile race -g -s "$SECS" -n $MINREADS -m 0 $members \
+	- "$P:0x300000000")
 c1=$(race_stat carries)
 note "arm_cmn_hnf group: $r; carries $c0 -> $c1"
 race_verdict race_group $((c1 - c0)) "$r"
