@@ -28,7 +28,11 @@
  *       being manual: "on:I", "off:I" (ioctl ENABLE/DISABLE of event I),
  *       "step:N" (N cycles; the truth delta of each event's SRC is added to
  *       the event's expected count if the event is enabled), "check:I"
- *       (read event I). Every check prints
+ *       (read event I). Events between a "{" and a "}" word form a group
+ *       led by the first (read with PERF_FORMAT_GROUP): "on:I" and "off:I"
+ *       of its leader switch the whole group, and "check:I" of its leader
+ *       reads the whole group in one read(), one line per member. Every
+ *       check prints
  *         check <I> <count> <expected> ok|BAD
  *       and at the end, per event, from the model's counted totals,
  *         hardware <I> leak=<n> gap=<n> ok|BAD
@@ -231,6 +235,8 @@ struct ev {
 	char pmu[64];
 	struct src src;
 	int fd;
+	int leader;	/* seq: index of the group's leader, -1: alone */
+	int nmemb;	/* seq: members of the group it leads (itself included) */
 	bool on;
 	u64 expect;
 	u64 leak;	/* counted by the hardware while disabled */
@@ -446,10 +452,49 @@ static int cmd_race(int argc, char **argv)
 
 /* ---- seq ------------------------------------------------------------------ */
 
+/* seq: switch event @k, or the group it leads, on or off */
+static void seq_switch(struct ev *ev, int nev, int k, bool on)
+{
+	int j;
+
+	if (ev[k].nmemb) {
+		if (ioctl(ev[k].fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+			  PERF_IOC_FLAG_GROUP))
+			g_die("ioctl: %s", strerror(errno));
+		for (j = k; j < nev; j++)
+			if (j == k || ev[j].leader == k)
+				ev[j].on = on;
+		return;
+	}
+	ioctl_ev(&ev[k], on);
+	ev[k].on = on;
+}
+
+/* seq: read event @k, or the group it leads in one read(); print each */
+static int seq_check(struct ev *ev, int k)
+{
+	u64 val[MAX_EVENTS];
+	int j, n = ev[k].nmemb ? ev[k].nmemb : 1, bad = 0;
+
+	if (ev[k].nmemb)
+		read_group(&ev[k], n, val);
+	else
+		val[0] = read_ev(&ev[k]);
+	for (j = 0; j < n; j++) {
+		const struct ev *e = &ev[k + j];
+
+		printf("check %d %llu %llu %s\n", k + j, val[j], e->expect,
+		       val[j] == e->expect ? "ok" : "BAD");
+		bad |= val[j] != e->expect;
+	}
+	return bad;
+}
+
 static int cmd_seq(int argc, char **argv)
 {
 	struct ev ev[MAX_EVENTS];
-	int mesh = 0, nev = 0, i, bad = 0;
+	int mesh = 0, nev = 0, i, bad = 0, lead = -1;
+	bool in_group = false;
 	u64 before[MAX_EVENTS], cbefore[MAX_EVENTS];
 
 	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
@@ -457,6 +502,13 @@ static int cmd_seq(int argc, char **argv)
 
 		if (!strcmp(argv[i], "-m") && i + 1 < argc) {
 			mesh = (int)g_num(argv[++i]);
+			continue;
+		}
+		if (!strcmp(argv[i], "{") || !strcmp(argv[i], "}")) {
+			if (in_group == (argv[i][0] == '{'))
+				g_die("seq: unbalanced '%s'", argv[i]);
+			in_group = argv[i][0] == '{';
+			lead = -1;
 			continue;
 		}
 		if (nev == MAX_EVENTS)
@@ -468,9 +520,25 @@ static int cmd_seq(int argc, char **argv)
 		*at = '\0';
 		parse_ev(&ev[nev], spec);
 		parse_src(&ev[nev].src, at + 1);
-		open_ev(&ev[nev]);
+		ev[nev].leader = -1;
+		if (in_group && lead < 0) {
+			/* a group leader: read whole, members follow it */
+			lead = nev;
+			ev[nev].attr.read_format = PERF_FORMAT_GROUP;
+			ev[nev].nmemb = 1;
+			open_ev(&ev[nev]);
+		} else if (in_group) {
+			ev[nev].leader = lead;
+			ev[nev].attr.disabled = 0;
+			ev[lead].nmemb++;
+			open_group_ev(&ev[nev], ev[lead].fd);
+		} else {
+			open_ev(&ev[nev]);
+		}
 		nev++;
 	}
+	if (in_group)
+		g_die("seq: a '{' without its '}'");
 	if (i == argc || !nev)
 		g_die("seq: [-m MESH] EV@SRC... -- OP...");
 	for (i++; i < argc; i++) {
@@ -506,18 +574,14 @@ static int cmd_seq(int argc, char **argv)
 		}
 		if (k >= (unsigned int)nev)
 			g_die("seq: no event %u", k);
+		if (ev[k].leader >= 0)
+			g_die("seq: event %u is a group member: use its leader", k);
 		if (!strncmp(op, "on:", 3)) {
-			ioctl_ev(&ev[k], true);
-			ev[k].on = true;
+			seq_switch(ev, nev, k, true);
 		} else if (!strncmp(op, "off:", 4)) {
-			ioctl_ev(&ev[k], false);
-			ev[k].on = false;
+			seq_switch(ev, nev, k, false);
 		} else if (!strncmp(op, "check:", 6)) {
-			u64 c = read_ev(&ev[k]);
-
-			printf("check %u %llu %llu %s\n", k, c, ev[k].expect,
-			       c == ev[k].expect ? "ok" : "BAD");
-			bad |= c != ev[k].expect;
+			bad |= seq_check(ev, k);
 		} else {
 			g_die("seq: bad op '%s'", op);
 		}

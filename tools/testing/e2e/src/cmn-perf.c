@@ -50,8 +50,10 @@
  *
  * OPTS: -g (one group, first EV leads), -D (run: disable before the read),
  * -c CPU (default: the first named PMU's cpumask, else 0), -p PID (default
- * -1), -P PERIOD (sample_period), -x user|kernel|hv|idle|host|guest (set
- * that exclude bit; repeatable).
+ * -1), -P PERIOD (sample_period), -F FREQ (attr.freq, sample_freq), -i
+ * (attr.inherit), -G DIR (a cgroup event: the cgroup directory's fd as the
+ * pid, PERF_FLAG_PID_CGROUP), -x user|kernel|hv|idle|host|guest (set that
+ * exclude bit; repeatable).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -88,6 +90,9 @@ struct opts {
 	int cpu;		/* -2: not given */
 	int pid;
 	u64 period;
+	u64 freq;
+	bool inherit;
+	const char *cgroup;
 	unsigned int excl;	/* bit per -x name, see excl_names */
 	int nev;
 	struct ev ev[MAX_EVENTS];
@@ -172,7 +177,7 @@ static int parse_args(struct opts *o, int argc, char **argv, bool race)
 		if (!strcmp(a, "--"))
 			return i + 1;
 		if (a[0] == '-' && a[1] && !a[2]) {
-			bool flag = a[1] == 'g' || a[1] == 'D';
+			bool flag = a[1] == 'g' || a[1] == 'D' || a[1] == 'i';
 			const char *v = flag ? NULL : argv[i + 1];
 
 			if (!flag && i + 1 >= argc)
@@ -184,6 +189,15 @@ static int parse_args(struct opts *o, int argc, char **argv, bool race)
 			case 'D':
 				o->disable = true;
 				continue;
+			case 'i':
+				o->inherit = true;
+				continue;
+			case 'F':
+				o->freq = g_num(v);
+				break;
+			case 'G':
+				o->cgroup = v;
+				break;
 			case 'c':
 				o->cpu = (int)strtol(v, NULL, 0);
 				break;
@@ -254,6 +268,11 @@ static void apply_opts(struct opts *o)
 		at->disabled = (!o->group || i == 0) ? 1 : 0;
 		if (o->period)
 			at->sample_period = o->period;
+		if (o->freq) {
+			at->freq = 1;
+			at->sample_freq = o->freq;
+		}
+		at->inherit = o->inherit;
 		at->exclude_user = !!(o->excl & 1);
 		at->exclude_kernel = !!(o->excl & 2);
 		at->exclude_hv = !!(o->excl & 4);
@@ -266,13 +285,20 @@ static void apply_opts(struct opts *o)
 /* Opens every event; returns -1 on success, else the failing index (errno set). */
 static int open_all(struct opts *o)
 {
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 	int i, leader = -1;
 
+	if (o->cgroup) {
+		o->pid = open(o->cgroup, O_RDONLY | O_CLOEXEC);
+		if (o->pid < 0)
+			g_die("cannot open cgroup %s: %s", o->cgroup, strerror(errno));
+		flags |= PERF_FLAG_PID_CGROUP;
+	}
 	for (i = 0; i < o->nev; i++) {
 		int gfd = (o->group && i > 0) ? leader : -1;
 
 		o->ev[i].fd = g_perf_open(&o->ev[i].attr, o->pid, o->cpu,
-					  gfd, PERF_FLAG_FD_CLOEXEC);
+					  gfd, flags);
 		if (o->ev[i].fd < 0)
 			return i;
 		if (i == 0)
