@@ -13,7 +13,7 @@
 #   lc_cycles MESH                    cycles stepped since load
 #   lc_step N                         advance the model by N cycles
 #   lc_set_rates MESH                 distinct rate per HN-F, event, class
-#   lc_alias PMU NAME                 "eventid occupid type" of an alias
+#   lc_alias PMU NAME                 "eventid occupid type scale" of an alias
 #                                     (from the alias list, never sysfs)
 #   lc_aliases PMU [MESH]             the list's aliases of PMU on MESH
 #   lc_pmu MESH / lc_cmn_pmu MESH     PMU names of a mesh
@@ -150,31 +150,24 @@ lc_list() {
 		{ print $2, $3, $4, $5, $6 }' "$LC_LIST"
 }
 
-# lc_alias PMU NAME -> "eventid occupid type" from the list (decimal;
+# lc_alias PMU NAME -> "eventid occupid type scale" from the list (decimal;
 # occupid "-" when the alias has none; type 3 for the cycle counter, else
-# "-"). Fails for a name the list does not have.
+# "-"; scale 1 when none). Fails for a name the list does not have.
 lc_alias() {
 	local __l
 	__l=$(awk -v kind="$(lc_kind "$1")" -v name="$2" '
 		/^[ \t]*(#|$)/ || NF != 7 { next }
-		($1 == kind || $1 == "both") && $2 == name { print $3, $4; exit }' "$LC_LIST")
+		($1 == kind || $1 == "both") && $2 == name {
+			print $3, $4, ($5 == "-" ? 1 : $5); exit
+		}' "$LC_LIST")
 	[ -n "$__l" ] || return 1
 	# shellcheck disable=SC2086 # word splitting wanted
 	set -- $__l
 	if [ "$1" = cycles ]; then
-		echo "- - 3"
+		echo "- - 3 $3"
 	else
-		echo "$(($1)) $2 -"
+		echo "$(($1)) $2 - $3"
 	fi
-}
-
-# lc_scale PMU NAME: the alias's .scale from the list (1 when none)
-lc_scale() {
-	awk -v kind="$(lc_kind "$1")" -v name="$2" '
-		/^[ \t]*(#|$)/ || NF != 7 { next }
-		($1 == kind || $1 == "both") && $2 == name {
-			print ($5 == "-" ? 1 : $5); exit
-		}' "$LC_LIST"
 }
 
 # lc_aliases PMU [MESH]: every alias the list gives PMU on MESH (default 0)
@@ -345,6 +338,8 @@ lc_batch_check() {
 	lc_snap "$__m" "$LC_TMP/t1"
 	__c1=$(lc_cycles "$__m")
 	lc_counts "$__out" > "$LC_TMP/batch.counts"
+	# the counts in item order, one line each (read without a fork)
+	exec 7< "$LC_TMP/batch.counts"
 	__i=0
 	for __it in "$@"; do
 		__i=$((__i + 1))
@@ -359,27 +354,24 @@ lc_batch_check() {
 			lc_fail "$__nm" "perf stat rc=$__prc: $(tail -n 3 "$__out.stdout" "$__out" 2>/dev/null | tr '\n' ' ')"
 			continue
 		fi
-		# shellcheck disable=SC2046 # word splitting wanted
-		set -- $(sed -n "${__i}p" "$LC_TMP/batch.counts")
-		__got=${1:-NA} __unit=${2:--} __pct=${3:--}
+		__got='' __unit='' __pct=''
+		read -r __got __unit __pct <&7
+		__got=${__got:-NA} __unit=${__unit:--} __pct=${__pct:--}
 		case $__got in NA) lc_fail "$__nm" "not counted: $(grep -v '^#' "$__out" | sed -n "${__i}p")"; continue ;; esac
 		case $__pct in 100.00|-) ;; *) lc_fail "$__nm" "multiplexed ($__pct%), count $__got"; continue ;; esac
 		# shellcheck disable=SC2046 # word splitting wanted
 		set -- $(lc_alias "$__pmu" "$__al")
-		__ev=$1 __oc=$2 __ty=$3
-		if [ "$__ty" = 3 ]; then
-			__want=$(lc_u64 sub "$__c1" "$__c0")
-		else
-			__a=$(lc_snap_sum "$LC_TMP/t0" "$__ev" "$__oc" "$__nd")
-			__b=$(lc_snap_sum "$LC_TMP/t1" "$__ev" "$__oc" "$__nd")
-			__want=$(lc_u64 sub "$__b" "$__a")
-		fi
+		__ev=$1 __oc=$2 __ty=$3 __sc=$4
 		if [ -z "$__ty" ]; then
 			lc_fail "$__nm" "$__al is not in the alias list for $__pmu"
 			continue
 		fi
-		__sc=$(lc_scale "$__pmu" "$__al")
-		__want=$(lc_u64 mul "$__want" "$__sc")
+		# the truth of the step, times the alias's scale
+		if [ "$__ty" = 3 ]; then
+			__want=$(lc_u64 mul "$(lc_u64 sub "$__c1" "$__c0")" "$__sc")
+		else
+			__want=$(cmn-perf delta "$LC_TMP/t0" "$LC_TMP/t1" "$__ev" "$__oc" "$__nd" "$__sc")
+		fi
 		if [ "$__want" = 0 ]; then
 			lc_fail "$__nm" "truth delta is 0 (model produced no events): void"
 		elif [ -n "${LC_PREDICT:-}" ]; then
@@ -399,6 +391,7 @@ lc_batch_check() {
 			lc_fail "$__nm" "count $__got, truth $__want (x$__sc)"
 		fi
 	done
+	exec 7<&-
 }
 
 # lc_all_aliases PREFIX PMU MESH N: every alias of PMU, aggregated over all

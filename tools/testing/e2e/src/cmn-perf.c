@@ -28,6 +28,13 @@
  *   cmn-perf truth MESH|-f FILE EVENTID [OCCUPID|-|all] [NODEID|*]
  *                                       exact sum of the model's truth lines
  *                                       (of mesh MESH, or of a saved copy)
+ *   cmn-perf delta T0 T1 EVENTID OCCUPID|- NODEID|* SCALE
+ *                                       (truth of T1 - truth of T0) * SCALE
+ *                                       (mod 2^64), two saved copies of a
+ *                                       mesh's truth; event 0x0f counts its
+ *                                       OCCUPID's lines ("-": 0; class 0
+ *                                       without lines of its own: every
+ *                                       class), other events every line
  *   cmn-perf u64 add|sub|mul|cmp A B    64-bit unsigned arithmetic
  *   cmn-perf u64 muldiv A B C           A * B / C, 128-bit intermediate
  *   cmn-perf u64 perf A                 A as perf stat prints a count of A
@@ -544,6 +551,36 @@ static int cmd_truth(int argc, char **argv)
 	return 0;
 }
 
+/* The truth of event @ev in saved copy @file as lib-counts.sh counts it */
+static int delta_truth(const char *file, int ev, const char *occ, int node, u64 *sum)
+{
+	int o = -1, r;
+
+	if (ev == 0x0f)
+		o = strcmp(occ, "-") ? (int)g_num(occ) : 0;
+	r = truth_sum(file, 0, ev, o, node, sum);
+	if (r == -2 && ev == 0x0f && o == 0)
+		r = truth_sum(file, 0, ev, -1, node, sum);
+	return r;
+}
+
+static int cmd_delta(int argc, char **argv)
+{
+	int ev, node = -1;
+	u64 a, b;
+
+	if (argc != 6)
+		g_die("delta T0 T1 EVENTID OCCUPID|- NODEID|* SCALE");
+	ev = (int)g_num(argv[2]);
+	if (strcmp(argv[4], "*"))
+		node = (int)g_num(argv[4]);
+	if (delta_truth(argv[0], ev, argv[3], node, &a) ||
+	    delta_truth(argv[1], ev, argv[3], node, &b))
+		g_die("delta: no truth of event %s in %s or %s", argv[2], argv[0], argv[1]);
+	printf("%llu\n", (b - a) * g_num(argv[5]));
+	return 0;
+}
+
 /*
  * Free-running read race. Truth T0 is sampled before the counter is
  * enabled, so every event the counter can have seen at a read is in
@@ -705,7 +742,7 @@ int main(int argc, char **argv)
 {
 	g_prog = "cmn-perf";
 	if (argc < 2)
-		g_die("usage: cmn-perf open|run|hold|race|truth|u64|snap|rmmod ...");
+		g_die("usage: cmn-perf open|run|hold|race|truth|delta|u64|snap|rmmod ...");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "open"))
 		return cmd_open(argc - 2, argv + 2);
@@ -717,6 +754,8 @@ int main(int argc, char **argv)
 		return cmd_race(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "truth"))
 		return cmd_truth(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "delta"))
+		return cmd_delta(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "u64"))
 		return cmd_u64(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "snap"))
