@@ -2291,6 +2291,166 @@ static bool test_stat_events(void)
 	return true;
 }
 
+/* One alias of tools/testing/hnf-aliases.list that arm_cmn_hnf publishes */
+struct t_alias {
+	char name[64];
+	uint64_t config;	/* eventid | occupid << 8, or type=0x3 */
+	bool listed;		/* 'list' shows it */
+};
+
+/*
+ * The aliases of the tests' own list (written from the TRM's encodings,
+ * never from the tool's event table), pmus "hnf" or "both"; the count, or
+ * -1 and why in t_why
+ */
+static int read_alias_list(struct t_alias *a, int max)
+{
+	char path[CMN_PATH_LEN], *text, *line, *save = NULL;
+	char pmus[16], name[64], ev[16], occ[16], scale[16], unit[16], since[16];
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/../../testing/hnf-aliases.list", fixtures);
+	text = strdup(slurp(path));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " \t");
+		if (!*line || *line == '#')
+			continue;
+		if (sscanf(line, "%15s %63s %15s %15s %15s %15s %15s", pmus, name, ev, occ,
+			   scale, unit, since) != 7 || n == max) {
+			snprintf(t_why, sizeof(t_why), "%s: bad line '%s'", path, line);
+			n = -1;
+			break;
+		}
+		if (strcmp(pmus, "hnf") && strcmp(pmus, "both"))
+			continue;
+		snprintf(a[n].name, sizeof(a[n].name), "%s", name);
+		/* Documentation/ABI: type is config:32-35, occupid config:8-11 */
+		if (!strcmp(ev, "cycles"))
+			a[n].config = 0x3ULL << 32;
+		else
+			a[n].config = strtoull(ev, NULL, 16) |
+				      (strcmp(occ, "-") ? strtoull(occ, NULL, 0) << 8 : 0);
+		a[n++].listed = false;
+	}
+	free(text);
+	return n;
+}
+
+/*
+ * issue 20, "any event": stat -e counts every alias that list shows, each
+ * with its encoding in the tests' own alias list, on a mesh whose sysfs
+ * has the aliases and on one without (the tool's table then). The fake PMU
+ * counts 1000 x eventid + 100 x occupid per interval for an HN-F event,
+ * so the count line tells the encoding too.
+ */
+static bool test_stat_every_alias(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	const struct cmn_jv *ev, *e, *syn;
+	struct t_alias *a = calloc(160, sizeof(*a));
+	char f[CMN_PATH_LEN], why[256], want[160];
+	const char *root, *nm;
+	struct cmn_jv *doc;
+	int n, i, j, k, rc, opened[2];
+	uint64_t cfg, rate;
+	bool cyc;
+
+	T_ASSERT(a, "no memory");
+	n = read_alias_list(a, 160);
+	T_ASSERT(n > 0, "%s", n < 0 ? t_why : "no alias in hnf-aliases.list");
+	root = fresh_root("stat-alias");
+	fake_pmu(root, "arm_cmn_hnf_0", 9, "0", "43402", "3 3", hnfs_3x3, true);
+	fake_pmu(root, "arm_cmn_hnf_1", 10, "1", "43402", "3 3", hnfs_3x3, false);
+	fake_type1 = 10;
+
+	/* what list shows: each event's name and its synonyms */
+	snprintf(f, sizeof(f), "%s/stat-alias-list.json", tmproot);
+	T_ASSERT(run_cmd(cmd_list, f, "list", "--json", NULL) == 0, "list --json failed");
+	doc = cmn_jv_parse(slurp(f), why, sizeof(why));
+	T_ASSERT(doc, "list --json: %s", why);
+	ev = cmn_jv_get(doc, "events");
+	for (e = ev ? ev->child : NULL; e; e = e->next) {
+		const struct cmn_jv *s1 = cmn_jv_get(e, "name");
+
+		syn = cmn_jv_get(e, "synonyms");
+		for (k = -1; k < (syn ? syn->n : 0); k++) {
+			if (k >= 0)
+				s1 = k ? s1->next : syn->child;
+			nm = cmn_jv_str(s1);
+			for (i = 0; nm && i < n && strcmp(a[i].name, nm); i++)
+				;
+			if (!nm || i == n) {
+				snprintf(why, sizeof(why), "list shows '%s', not in the list file",
+					 nm ? nm : "(null)");
+				cmn_jv_free(doc);
+				free(a);
+				T_ASSERT(0, "%s", why);
+			}
+			a[i].listed = true;
+		}
+	}
+	cmn_jv_free(doc);
+	for (i = 0; i < n; i++) {
+		if (!a[i].listed) {
+			snprintf(why, sizeof(why), "list does not show %s", a[i].name);
+			free(a);
+			T_ASSERT(0, "%s", why);
+		}
+	}
+
+	snprintf(f, sizeof(f), "%s/stat-alias.csv", tmproot);
+	for (i = 0; i < n; i++) {
+		nfev = 0;
+		cmn_perf_ops = &fake_ops;
+		fake_rate_by_config = true;
+		rc = run_cmd(cmd_stat, f, "stat", "-I", "10", "-n", "1", "-x", ";", "-e",
+			     a[i].name, NULL);
+		fake_rate_by_config = false;
+		cmn_perf_ops = saved;
+		why[0] = '\0';
+		opened[0] = 0;
+		opened[1] = 0;
+		for (j = 0; j < nfev; j++) {
+			if (!fev[j].ena)
+				continue;
+			cfg = fev[j].attr.config;
+			/* an HN-F event may say type=0 or type=0x5 (Documentation/ABI) */
+			if (cfg >> 32 == 5)
+				cfg &= 0xffffffffULL;
+			if (cfg != a[i].config || (fev[j].attr.type != 9 && fev[j].attr.type != 10))
+				snprintf(why, sizeof(why),
+					 "opened config 0x%llx on type %u, want 0x%llx",
+					 (unsigned long long)fev[j].attr.config, fev[j].attr.type,
+					 (unsigned long long)a[i].config);
+			else
+				opened[fev[j].attr.type - 9]++;
+		}
+		if (!why[0] && (rc || opened[0] != 1 || opened[1] != 1))
+			snprintf(why, sizeof(why), "exit %d, opened %d on arm_cmn_hnf_0, %d on _1",
+				 rc, opened[0], opened[1]);
+		/*
+		 * the count of each mesh and the total: the sum, but for the
+		 * mesh clock the mean of the meshes' (cmn-hnf-tool.rst)
+		 */
+		cyc = a[i].config >> 32 == 3;
+		rate = cyc ? 100000 : 1000 * (a[i].config & 0xff) + 100 * (a[i].config >> 8 & 0xf);
+		for (k = 0; k < 3 && !why[0]; k++) {
+			snprintf(want, sizeof(want), ";%s;all;;event;%s;%llu;", k == 2 ? "total" :
+				 k ? "arm_cmn_hnf_1" : "arm_cmn_hnf_0", a[i].name,
+				 (unsigned long long)(k == 2 && !cyc ? 2 * rate : rate));
+			if (lines_with(slurp(f), want, NULL) != 1)
+				snprintf(why, sizeof(why), "no count line '%s'", want);
+		}
+		if (why[0]) {
+			snprintf(want, sizeof(want), "%s", a[i].name);
+			free(a);
+			T_ASSERT(0, "stat -e %s: %s: %.600s", want, why, slurp(f));
+		}
+	}
+	free(a);
+	return true;
+}
+
 /* --metric NAME=FORMULA: a formula of one's own, checked */
 static bool test_stat_user_metric(void)
 {
@@ -3639,6 +3799,7 @@ static const struct {
 	{ "stat_sigchld_ends_interval", test_stat_sigchld },
 	{ "stat_sigint_status", test_stat_sigint_status },
 	{ "stat_events", test_stat_events },
+	{ "stat_every_alias", test_stat_every_alias },
 	{ "stat_user_metric", test_stat_user_metric },
 	{ "stat_perf_habits", test_stat_perf_habits },
 	{ "stat_print_perf_quoting", test_stat_print_perf_quoting },
