@@ -3320,7 +3320,11 @@ static bool test_bash_completion(void)
 	return true;
 }
 
-/* issue 11: make install puts everything where Debian looks for it */
+/*
+ * issue 11: make install puts everything where Debian looks for it; the
+ * top-level make install-tools too (the Grafana dashboard as well), and
+ * make uninstall-tools takes it all away
+ */
 static bool test_install(void)
 {
 	static const char *const files[] = {
@@ -3358,6 +3362,10 @@ static bool test_install(void)
 		 slurp(out));
 	rc = sh("grep -qx 'ExecStart=/usr/bin/cmn-hnf .*' %s/%s", dest, files[2]);
 	T_ASSERT(rc == 0, "the unit does not run /usr/bin/cmn-hnf");
+	/* the top-level make install-tools and uninstall-tools, as pkg/ checks them */
+	snprintf(f, sizeof(f), "%s/../../testing/pkg/install-tools-check.sh", fixtures);
+	rc = sh("%s %s/../.. %s %s/install-tools > %s 2>&1", f, src_dir, out_dir, tmproot, out);
+	T_ASSERT(rc == 0, "install-tools-check.sh: %s", slurp(out));
 	return true;
 }
 
