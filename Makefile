@@ -13,7 +13,8 @@
 #                             DEB_ARCHES="amd64 arm64" to cross-build
 #   make tools                build the cmn-hnf userspace tool
 #   make install-tools        install it (PREFIX=/usr/local, DESTDIR=): the
-#                             binary, man pages, bash completion, systemd unit
+#                             binary, man pages, bash completion, systemd unit,
+#                             Grafana dashboard (PREFIX/share/cmn-hnf/grafana)
 #   make uninstall-tools      remove what make install-tools installed
 #   make test-browser         the cmn-hnf report SVG in headless Chromium (not in check)
 #   make lint                 W=1 + sparse on Debian 5.10, 6.1, 6.12, 7.2 (arm64,
@@ -134,13 +135,20 @@ PREFIX ?= /usr/local
 install-tools:
 	$(MAKE) -C tools/cmn-hnf install PREFIX=$(PREFIX)
 
-# The files to remove are those the same install puts into a scratch tree.
+# The files to remove are those the same install puts into a scratch tree;
+# then the dashboard's directory, the one directory that is the tool's own.
 uninstall-tools:
 	@t=$$(mktemp -d) && \
 	$(MAKE) -s -C tools/cmn-hnf install PREFIX=$(PREFIX) DESTDIR=$$t > /dev/null && \
 	(cd $$t && find . ! -type d | sed 's|^\.||') | while read -r f; do \
 		if [ -e "$(DESTDIR)$$f" ]; then rm -v "$(DESTDIR)$$f"; fi; \
-	done; rc=$$?; rm -rf $$t; exit $$rc
+	done; rc=$$?; rm -rf $$t; \
+	for d in grafana ''; do \
+		if [ -d "$(DESTDIR)$(PREFIX)/share/cmn-hnf/$$d" ]; then \
+			rmdir -v --ignore-fail-on-non-empty \
+				"$(DESTDIR)$(PREFIX)/share/cmn-hnf/$$d" || rc=1; \
+		fi; \
+	done; exit $$rc
 
 test-browser:
 	$(MAKE) -C tools/cmn-hnf test-browser

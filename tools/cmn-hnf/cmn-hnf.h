@@ -63,8 +63,8 @@ double cmn_epoch_now(void);
 /*
  * Who may open a system-wide (uncore) event at a perf_event_paranoid
  * level (Documentation/arm_cmn_hnf.rst, "Who may count"): anyone at 0 and
- * below; CAP_PERFMON or CAP_SYS_ADMIN at 1 and 2; only CAP_SYS_ADMIN at 3
- * (Debian's patch and default) and 4 (Ubuntu's).
+ * below; CAP_PERFMON or CAP_SYS_ADMIN at 1 and 2; only CAP_SYS_ADMIN above
+ * 2: 3 (Debian's patch and default), 4 (Ubuntu's default) and higher.
  */
 enum cmn_perm { CMN_PERM_ANYONE, CMN_PERM_PERFMON, CMN_PERM_SYSADMIN };
 

@@ -692,12 +692,18 @@ static void layout(struct top *t, struct screen *s, int l0, int rows, int cols,
 			return;
 		}
 	}
-	/* a terminal too small for map and totals: the map alone */
+	/*
+	 * A terminal too small for map and totals: the map alone, still with
+	 * the HN-F labels where they fit the width
+	 */
 	for (d = D_FULL; d <= D_TIGHT && map_height(&mc, d) > rows; d++)
 		;
-	cw = fit_cw(&mc, mc.need_value, cols);
+	cw = fit_cw(&mc, mc.need_label, cols);
+	label = cw > 0;
+	if (!label)
+		cw = fit_cw(&mc, mc.need_value, cols);
 	draw_map(t, s, &mc, l0, 0, cw ? cw : mc.need_value,
-		 d > D_TIGHT ? D_TIGHT : d, false, h);
+		 d > D_TIGHT ? D_TIGHT : d, label, h);
 }
 
 /* --batch: every mesh's map, then the totals and the ranking */

@@ -25,6 +25,11 @@ int fake_run_permille = 500;	/* time HN-F groups run, per 1000 */
 bool fake_wave;		/* rates that change from read to read */
 int fake_type1 = 10;	/* attr.type of the second mesh */
 int fake_open_errno;	/* non-zero: every open fails with it */
+/*
+ * Every HN-F event counts 1000 x eventid + 100 x occupid per read at full
+ * time, so that a count tells which encoding was opened
+ */
+bool fake_rate_by_config;
 
 static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
 {
@@ -63,6 +68,8 @@ static uint64_t fake_rate(const struct fake_ev *e)
 
 	if (type == 3)
 		return 100000;
+	if (fake_rate_by_config)
+		return 1000 * id + 100 * ((c >> 8) & 0xf);
 	switch (id) {
 	case 0x01:
 		r = e->attr.type == (unsigned int)fake_type1 ? 750 : 250;

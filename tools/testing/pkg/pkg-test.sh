@@ -19,8 +19,8 @@
 #                  left (file lists and checksums before and after); then
 #                  make dkms-install and make dkms-uninstall from the tree,
 #                  and make; make install; make uninstall, and make
-#                  install-tools; make uninstall-tools (nothing left in
-#                  /usr/local)
+#                  install-tools (the Grafana dashboard too); make
+#                  uninstall-tools (nothing left in /usr/local)
 #   walk-debian12  the README quick start, run as written by a sudo user
 #   walk-debian11  (the README's "walk:" blocks for that system), as far as
 #                  a machine without CMN hardware goes: the steps marked
@@ -256,14 +256,14 @@ t_dkms() {
 	# (Debian's /usr/local/man symlink is there before and after)
 	local rc7=0 rc8=0 nbase ninst nleft
 	nbase=$(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l)
-	cx "$F" "$LOG" "cd arm_cmn_hnf && make -s install-tools > /dev/null && find /usr/local ! -type d | sort && cmn-hnf --version" || rc7=$?
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make -s install-tools > /dev/null && find /usr/local ! -type d | sort && test -f /usr/local/share/cmn-hnf/grafana/cmn-hnf.json && cmn-hnf --version" || rc7=$?
 	ninst=$(( $(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l) - nbase ))
-	cx "$F" "$LOG" "cd arm_cmn_hnf && make uninstall-tools && find /usr/local ! -type d" || rc8=$?
+	cx "$F" "$LOG" "cd arm_cmn_hnf && make uninstall-tools && find /usr/local ! -type d && ! test -e /usr/local/share/cmn-hnf" || rc8=$?
 	nleft=$(( $(in_chroot "$F" -- find /usr/local ! -type d 2>/dev/null | wc -l) - nbase ))
 	if [ $rc7 = 0 ] && [ $rc8 = 0 ] && [ "$ninst" -ge 4 ] && [ "$nleft" = 0 ]; then
 		pass dkms/make-install-tools
 	else
-		fail dkms/make-install-tools "install-tools exited $rc7 ($ninst files), uninstall-tools $rc8 ($nleft files left in /usr/local)"
+		fail dkms/make-install-tools "install-tools exited $rc7 ($ninst files; 1 if no Grafana dashboard), uninstall-tools $rc8 ($nleft files left in /usr/local; 1 if /usr/local/share/cmn-hnf is left)"
 	fi
 	unset 'BINDS[-1]' 'BINDS[-1]'
 	rm -f "$F/usr/bin/uname.real"

@@ -20,11 +20,14 @@
 #                               sources and dkms.conf; cmn-hnf holds
 #                               exactly what tools/cmn-hnf's make install
 #                               installs (and its copyright and changelog),
-#                               built for the right architecture
+#                               among them the Grafana dashboard in
+#                               /usr/share/cmn-hnf/grafana, built for the
+#                               right architecture
 #   pkg/lintian/<package>       lintian finds no error or warning
 #   pkg/install-tools           make install-tools DESTDIR= installs the tool,
-#                               its man pages, completion and unit; make
-#                               uninstall-tools DESTDIR= leaves no file
+#                               its man pages, completion, unit and Grafana
+#                               dashboard; make uninstall-tools DESTDIR=
+#                               leaves no file (install-tools-check.sh)
 #   pkg/readme-walk/<distro>    README.md's "walk:" blocks for Debian 12
 #                               and 11 (what make pkg-test runs) still hold
 #                               every step of the quick start
@@ -82,22 +85,10 @@ fi
 
 # make install-tools and make uninstall-tools of the source tree, into a
 # scratch root (the tool built above is reused: O=)
-rm -rf "$W/root"
-rc=0
-make -s -C "$S" install-tools DESTDIR="$W/root" O="$W/tool" > "$W/install-tools.log" 2>&1 || rc=$?
-inst=$(cd "$W/root" 2>/dev/null && find . ! -type d | sed 's|^\.||' | sort)
-lacks=
-for f in /usr/local/bin/cmn-hnf /usr/local/share/man/man1/cmn-hnf.1 \
-	'/usr/local/share/bash-completion/completions/cmn-hnf' \
-	'/usr/local/lib/systemd/system/cmn-hnf-prometheus.service'; do
-	echo "$inst" | grep -qx "$f" || lacks="$lacks $f"
-done
-make -s -C "$S" uninstall-tools DESTDIR="$W/root" O="$W/tool" >> "$W/install-tools.log" 2>&1 || rc=$?
-left=$(cd "$W/root" 2>/dev/null && find . ! -type d | sed 's|^\.||' | tr '\n' ' ')
-if [ $rc = 0 ] && [ -z "$lacks" ] && [ -z "$left" ]; then
+if out=$("$TESTING/pkg/install-tools-check.sh" "$S" "$W/tool" "$W/install-tools"); then
 	pass install-tools
 else
-	fail install-tools "exit $rc; make install-tools did not install:${lacks:- -}; left after uninstall-tools: ${left:--}"
+	fail install-tools "$out"
 fi
 
 # the README walks make pkg-test runs: every step of the quick start
@@ -181,6 +172,9 @@ for arch in amd64 arm64; do
 		fail "deb/contents/cmn-hnf_$arch" "no package $D"
 	elif [ -n "$lacks" ]; then
 		fail "deb/contents/cmn-hnf_$arch" "make install installs what the package lacks: $lacks"
+	elif ! echo "$got" | grep -qx /usr/share/cmn-hnf/grafana/cmn-hnf.json ||
+	     ! echo "$got" | grep -qx /usr/share/cmn-hnf/grafana/cmn-hnf-dashboards.yaml; then
+		fail "deb/contents/cmn-hnf_$arch" "no Grafana dashboard in /usr/share/cmn-hnf/grafana"
 	elif [ -n "$extra" ]; then
 		fail "deb/contents/cmn-hnf_$arch" "the package holds what make install does not install: $extra"
 	elif ! file "$W/x/usr/bin/cmn-hnf" | grep -q "$magic"; then
