@@ -104,10 +104,12 @@ mesh_seeds() {
 		tr '\n' ' ')
 	fresh=${CHECK_FRESH_SEED:-}
 	if [ -z "$fresh" ]; then
-		# the commit's id; out of git, the tree's contents
-		h=$(git -C "$REPO" rev-parse HEAD 2>/dev/null ||
-			find "$REPO/drivers" "$REPO/include" "$REPO/tools" -type f -print0 |
-			sort -z | xargs -0 cat | sha256sum)
+		# the commit's id; out of git, the tree's contents (what of
+		# it there is: never a reason to stop)
+		h=$(git -C "$REPO" rev-parse HEAD 2>/dev/null) ||
+			h=$(cd "$REPO" && find drivers include tools -type f 2>/dev/null |
+				LC_ALL=C sort | xargs cat 2>/dev/null | sha256sum) || true
+		h=${h:-0}
 		fresh=$((16#${h:0:7}))
 	fi
 	echo "$reg$fresh"

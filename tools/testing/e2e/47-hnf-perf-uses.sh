@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: two-mesh
 # subset-fw: dt
-# results: 14
+# results: 15
 # skip: cross_mesh_group if nmesh < 2
 #
 # The ways users drive perf that the other scripts do not, each exact
@@ -10,8 +10,12 @@
 # refused with the errno Documentation/arm_cmn_hnf.rst gives:
 #   stat_A                perf stat -a -A: one line, for the PMU's CPU, exact
 #   stat_C_other          perf stat -C <a CPU that is not the PMU's>: perf
-#                         or the driver moves the event to the PMU's CPU;
-#                         one line, exact
+#                         up to 6.x opens it there and the driver moves it
+#                         to the PMU's CPU: one line, exact; perf 7 and
+#                         later refuse a CPU list without the PMU's CPU
+#                         themselves ("No supported events found")
+#   open_C_other          perf_event_open on that CPU: the driver moves the
+#                         event to the PMU's CPU; exact
 #   record_refused        perf record: fails, as a sampling event
 #                         (EOPNOTSUPP, "not supported")
 #   freq                  attr.freq with sample_freq: EOPNOTSUPP
@@ -72,15 +76,28 @@ F=2 one_exact stat_A "$LC_TMP/a.csv" "$(truth_delta "$LC_TMP/a0" "$LC_TMP/a1")"
 
 # perf stat -C on another CPU than the PMU's
 lc_snap 0 "$LC_TMP/c0"
-perf stat -C "$OTHER" -x, -o "$LC_TMP/c.csv" -e "$P/slc_miss/" -- sh -c "$STEP" > /dev/null 2>&1
+perf stat -C "$OTHER" -x, -o "$LC_TMP/c.csv" -e "$P/slc_miss/" -- sh -c "$STEP" \
+	> "$LC_TMP/c.out" 2>&1
 lc_snap 0 "$LC_TMP/c1"
-note "stat -C $OTHER (PMU's CPU $CPU): $(grep slc_miss "$LC_TMP/c.csv" | tr '\n' ' ')"
-F=1 one_exact stat_C_other "$LC_TMP/c.csv" "$(truth_delta "$LC_TMP/c0" "$LC_TMP/c1")"
+note "stat -C $OTHER (PMU's CPU $CPU): $(cat "$LC_TMP/c.out" "$LC_TMP/c.csv" | grep -v '^#' | tr '\n' ' ')"
+case $(perf --version) in
+"perf version "[1-6].*) perf7=0 ;;
+*) perf7=1 ;;
+esac
+if [ $perf7 = 1 ] && grep -q "No supported events found" "$LC_TMP/c.out"; then
+	pass stat_C_other
+else
+	F=1 one_exact stat_C_other "$LC_TMP/c.csv" "$(truth_delta "$LC_TMP/c0" "$LC_TMP/c1")"
+fi
+lc_snap 0 "$LC_TMP/o0"
+got=$(cmn-perf run -c "$OTHER" "$P:0x1" -- "$STEP" 2>&1 | cut -d' ' -f1)
+lc_snap 0 "$LC_TMP/o1"
+check_eq open_C_other "$got" "$(truth_delta "$LC_TMP/o0" "$LC_TMP/o1")"
 
 # perf record: a sampling event, refused
 if perf record -a -o "$LC_TMP/rec.data" -e "$P/slc_miss/" -- true > "$LC_TMP/rec.out" 2>&1; then
 	fail record_refused "perf record succeeded: $(tail -n 2 "$LC_TMP/rec.out" | tr '\n' ' ')"
-elif grep -qiE "not supported|\(95\)" "$LC_TMP/rec.out"; then
+elif grep -qiE "support sampling|not supported|\(95\)" "$LC_TMP/rec.out"; then
 	pass record_refused
 else
 	fail record_refused "perf record failed, not as unsupported: $(tail -n 3 "$LC_TMP/rec.out" | tr '\n' ' ')"

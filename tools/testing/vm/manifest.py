@@ -127,14 +127,18 @@ def mesh_facts(i, m, kernel, aliases):
     per_xp = {}
     for n in hnf:
         per_xp[(n["x"], n["y"])] = per_xp.get((n["x"], n["y"]), 0) + 1
+    def misplaced_with(ab):
+        """HN-Fs a node-id decode with AB coordinate bits puts on another XP"""
+        c = 0
+        for n in hnf:
+            nid = (n["x"] << (3 + bits)) | (n["y"] << 3) | (n["p"] << 2) | n["d"]
+            xp = nid >> 3
+            ax, ay = xp >> ab, xp & ((1 << ab) - 1)
+            if x * y > 1 and ay * x + ax != n["y"] * x + n["x"]:
+                c += 1
+        return c
     ab = armcmn_bits(kernel, x, y)
-    misplaced = 0
-    for n in hnf:
-        nid = (n["x"] << (3 + bits)) | (n["y"] << 3) | (n["p"] << 2) | n["d"]
-        xp = nid >> 3
-        ax, ay = xp >> ab, xp & ((1 << ab) - 1)
-        if x * y > 1 and ay * x + ax != n["y"] * x + n["x"]:
-            misplaced += 1
+    misplaced = misplaced_with(ab)
     irqs = [n["opts"].get("irq") for n in dtc
             if n["opts"].get("irq", "none") not in ("none", "defer")]
 
@@ -171,6 +175,9 @@ def mesh_facts(i, m, kernel, aliases):
         dtc_hnfs=sum(1 for n in hnf if dtc_lid.get((n["x"], n["y"]), 0) > 0),
         dev23=sum(1 for n in hnf if n["d"] >= 2),
         armcmn_bits=ab, armcmn_misplaced=misplaced,
+        # the HN-Fs upstream's fls((x - 1) | (y - 1)) rule misplaces,
+        # whatever the kernel (30-hnf-counts counts them with our driver)
+        fls_misplaced=misplaced_with(fls((x - 1) | (y - 1))),
         armcmn_dtcbug=(sum(1 for n in hnf if dtc_lid.get((n["x"], n["y"]), 0) > 0)
                        if armcmn_multidtc_bug(kernel) else 0),
         irqs=len(set(irqs)), shared_irq=len(irqs) != len(set(irqs)),
