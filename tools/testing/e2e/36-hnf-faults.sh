@@ -26,12 +26,11 @@
 #                           parent XP during discovery);
 #                           corrupt_fw_nodeid_mismatch/armcmn: upstream
 #                           arm-cmn derives the XP from the node id and
-#                           programs the DTM of the XP the id names: where
-#                           no HN-F has that id, nothing feeds that
-#                           port/device slot and it must count 0
-#                           (lc_armcmn_pred_zero); where one has, that
-#                           HN-F's slot is programmed too, and it must
-#                           count that HN-F's truth
+#                           programs the DTM of the XP the id names, where
+#                           nothing feeds that port/device slot: it must
+#                           count 0 (lc_armcmn_pred_zero); unless its own
+#                           coordinate width decodes the false id to the
+#                           HN-F's real XP (a 2xN mesh): then exactly
 #   garbage_counters/...    counters that start with garbage: no crash, and
 #                           the counts are still exact (armcmn/garbage_counters:
 #                           the stock driver on the same image, as evidence,
@@ -117,7 +116,7 @@ if up nodeid_mismatch && lc_pmu_wait "$P"; then
 			lid = n++
 			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
 			print lid, $3, $4, $5, $6 }' /etc/cmn/mesh | sort -n | head -n 1)
-	x=$2 y=$3 p=$4 d=$5
+	x=$2 y=$3 p=$4 d=$5 x0=$2 y0=$3
 	if [ "$xd" -gt 1 ]; then x=$(( (x + 1) % xd )); elif [ "$yd" -gt 1 ]; then y=$(( (y + 1) % yd )); else x=1; fi
 	bad=$(printf '0x%x' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d )))
 	note "mismatched HN-F reports node id $bad; HN-Fs in truth: $(lc_hnfs 0 | tr '\n' ' ')"
@@ -125,10 +124,15 @@ if up nodeid_mismatch && lc_pmu_wait "$P"; then
 	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss/|slc_miss|*"
 	rmmod arm_cmn_hnf
 	modprobe arm-cmn
+	# arm-cmn takes the node's XP from the id it reports, decoded with its
+	# own coordinate width: where that lands on the HN-F's real XP (its
+	# 2x2 bug undoing the falsification), it counts the HN-F exactly
+	ab=$(lc_armcmn_bits 0)
+	ax=$(( (bad >> 3) >> ab )) ay=$(( (bad >> 3) & ((1 << ab) - 1) ))
 	if ! lc_pmu_wait "$C"; then
 		fail corrupt_fw_nodeid_mismatch/armcmn "stock arm-cmn did not register on this image"
-	elif lc_hnfs 0 | grep -qx "$bad"; then
-		note "HN-F $bad exists: arm-cmn counts it"
+	elif [ $((ay * xd + ax)) -eq $((y0 * xd + x0)) ]; then
+		note "arm-cmn decodes $bad with $ab bits to XP ($ax,$ay): the HN-F's own"
 		LC_NAME=corrupt_fw_nodeid_mismatch/armcmn lc_batch_check - "$C" 0 $N \
 			"$C/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
 	else
