@@ -67,10 +67,6 @@
 # DT adds two-mesh), CHECK_LIST_PLAN=1 (print the e2e pool's E2E_PLAN and
 # exit), CHECK_KERNELS (default "7.2 6.12 6.1 5.10"), CHECK_FWS
 # (default "dt acpi"), CHECK_PRIMARY (the guest that runs every mesh,
-# and every script on generated meshes besides: the regression seeds of
-# tools/testing/vm/regression-seeds and one fresh seed derived from the
-# commit, printed by each of its boots with the command that reproduces it;
-# CHECK_FRESH_SEED=<seed> replaces the fresh one;
 # default 7.2-dt: the newest kernel, whose API, perf and arm-cmn move first;
 # 6.12 gets the debug kernel and KUnit besides; the others run the meshes
 # in CHECK_MESH_SUBSET, default "default two-mesh numa1", and each test's
@@ -78,6 +74,13 @@
 # CHECK_DEBUG_MESHES, CHECK_E2E_JOBS (guests at once in the e2e pool,
 # default 2: one guest keeps one core busy, and the host has two),
 # CHECK_E2E_EARLY_JOBS (guests at once while other stages run, default 1),
+# CHECK_RANDOM_MESHES=1 (the primary guest also runs every script on
+# generated meshes: the regression seeds of tools/testing/vm/regression-seeds
+# and one fresh seed derived from the commit, each boot printing its seed
+# and the command that reproduces it; CHECK_FRESH_SEED=<seed> replaces the
+# fresh one. Not yet by default: their boots do not fit the 40-minute
+# budget, and not every script adapts to every mesh yet, so a fresh seed
+# can fail on the suite rather than the driver: issue 23),
 # STAGE_TIMEOUT (s per stage, default 3600; an e2e stage's clock runs while
 # one of its guests runs), plus whatever the stages take (KVER72, MESH, ...).
 # shellcheck source=../lib.sh
@@ -137,7 +140,8 @@ e2e_plan() {
 					# default, two-mesh and NUMA systems elsewhere
 					sub="=${CHECK_MESH_SUBSET:-default two-mesh numa1}"
 					sub=${sub// /,}
-					if [ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ]; then
+					[ "$k-$fw" = "${CHECK_PRIMARY:-7.2-dt}" ] && sub=
+					if [ -z "$sub" ] && [ "${CHECK_RANDOM_MESHES:-0}" = 1 ]; then
 						# shellcheck disable=SC2046 # seeds
 						sub=" $k/$fw@random:$(commas $(mesh_seeds))"
 					fi

@@ -354,6 +354,7 @@ plan() {
 	env -u CHECK_DEBUG_LEAN_TESTS -u CHECK_DEBUG_LEAN_TESTS_DT \
 		-u CHECK_DEBUG_LEAN_MESHES -u CHECK_DEBUG_FWS -u CHECK_DEBUG_MESHES \
 		-u CHECK_KERNELS -u CHECK_FWS -u CHECK_PRIMARY -u CHECK_MESH_SUBSET -u CHECK_FRESH_SEED \
+		-u CHECK_RANDOM_MESHES \
 		CHECK_LIST_PLAN=1 "$@" "$REPO/tools/testing/build/check.sh" 2>/dev/null
 }
 lplan=$(plan CHECK_STAGES="e2e e2e-debug-lean")
@@ -384,14 +385,17 @@ if [ "$fuzz6" = 0 ] && [ "$fuzzd" = 1 ] &&
 else
 	bad pool/debug_lean_others_same "fuzzer on 6.12 $fuzz6, on debug $fuzzd (want 0 1), or the other stages' boots changed"
 fi
-# generated meshes in make check: the primary guest (7.2 DT) boots every
-# seed of tools/testing/vm/regression-seeds and one derived from the commit
-# (CHECK_FRESH_SEED overrides it), each with exactly the boots and scripts
-# of make e2e MESH=random:<seed>; no other guest gets them
+# generated meshes in make check (CHECK_RANDOM_MESHES=1): the primary
+# guest (7.2 DT) boots every seed of tools/testing/vm/regression-seeds and
+# one derived from the commit (CHECK_FRESH_SEED overrides it), each with
+# exactly the boots and scripts of make e2e MESH=random:<seed>; no other
+# guest gets them; without CHECK_RANDOM_MESHES=1, no plan has them
 miss=
 reg=$(sed -n 's/^\([0-9][0-9]*\)[ \t].*/\1/p' "$VM/regression-seeds")
 [ -n "$reg" ] || miss="$miss no regression seed;"
-fplan=$(plan CHECK_STAGES=e2e CHECK_FRESH_SEED=4711)
+tr ' ' '\n' <<<"$(plan CHECK_STAGES=e2e)" | grep -q '@' &&
+	miss="$miss generated meshes without CHECK_RANDOM_MESHES=1;"
+fplan=$(plan CHECK_STAGES=e2e CHECK_RANDOM_MESHES=1 CHECK_FRESH_SEED=4711)
 want=$(tr ' ' '\n' <<<"$fplan" | grep -c '@' || true)
 [ "$want" = 1 ] || miss="$miss $want @ entries in the plan;"
 list E2E_PLAN="$fplan" > "$T/pool-seeds"
@@ -405,7 +409,8 @@ grep -v '^7\.2|dt|' "$T/pool-seeds" | grep -q '|random-' &&
 	miss="$miss a random mesh off the primary guest;"
 h=$(git -C "$REPO" rev-parse HEAD 2>/dev/null || true)
 if [ -n "$h" ]; then
-	tr ' ' '\n' <<<"$(plan CHECK_STAGES=e2e)" | grep -q "^7\.2/dt@random:.*,$((16#${h:0:7}))\$" ||
+	tr ' ' '\n' <<<"$(plan CHECK_STAGES=e2e CHECK_RANDOM_MESHES=1)" |
+		grep -q "^7\.2/dt@random:.*,$((16#${h:0:7}))\$" ||
 		miss="$miss the fresh seed is not $((16#${h:0:7})) (from $h);"
 fi
 if [ -z "$miss" ]; then
