@@ -576,15 +576,14 @@ static int cmd_seq(int argc, char **argv)
 			g_die("seq: no event %u", k);
 		if (ev[k].leader >= 0)
 			g_die("seq: event %u is a group member: use its leader", k);
-		if (!strncmp(op, "on:", 3)) {
+		if (!strncmp(op, "on:", 3))
 			seq_switch(ev, nev, k, true);
-		} else if (!strncmp(op, "off:", 4)) {
+		else if (!strncmp(op, "off:", 4))
 			seq_switch(ev, nev, k, false);
-		} else if (!strncmp(op, "check:", 6)) {
+		else if (!strncmp(op, "check:", 6))
 			bad |= seq_check(ev, k);
-		} else {
+		else
 			g_die("seq: bad op '%s'", op);
-		}
 	}
 	for (i = 0; i < nev; i++) {
 		printf("hardware %d leak=%llu gap=%llu %s\n", i, ev[i].leak, ev[i].gap,
