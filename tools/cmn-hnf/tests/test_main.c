@@ -3003,6 +3003,24 @@ static bool test_top_tmux(void)
 }
 
 /*
+ * issue 20, 2: top --batch on every shipped mesh at 80, 120 and 200
+ * columns against golden frames, and with every HN-F id on its map that
+ * the screen of the same width has (tests/top-batch.sh)
+ */
+static bool test_top_batch_golden(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/top-batch-golden.txt", tmproot);
+	rc = sh("%s/top-batch.sh %s %s/golden %s/top-batch %s/%s > %s 2>&1",
+		fixtures, fake_path, fixtures, tmproot, fixtures,
+		"../../testing/cmn600-model/meshes", out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
+/*
  * top --batch: plain frames with every mesh's map, the heat in the first
  * character of a cell on the absolute scale
  */
@@ -3824,6 +3842,7 @@ static const struct {
 	{ "prometheus_names", test_prometheus_names },
 	{ "top_batch", test_top_batch },
 	{ "top_tmux_golden", test_top_tmux },
+	{ "top_batch_golden", test_top_batch_golden },
 	{ "report_summary", test_report_summary },
 	{ "report_svg", test_report_svg },
 	{ "report_svg_scale", test_report_svg_scale },
