@@ -573,16 +573,56 @@ static void add_seg(char *buf, size_t len, const char *sep, const char *seg,
 }
 
 /*
+ * The colouring metric and its unit, with the bounds of the five steps of
+ * the heat scale @h, or where they do not fit @width, the ends of the scale
+ */
+static void scale_line(const struct top *t, const struct heat *h, int width,
+		       char *buf, size_t len)
+{
+	char seg[160], a[32];
+	int i;
+
+	snprintf(buf, len, "%s [%s]", cmn_metrics[t->metric].name,
+		 cmn_metrics[t->metric].unit);
+	seg[0] = '\0';
+	for (i = 0; i <= 5; i++) {
+		if (isinf(h->lo) || isinf(h->hi))
+			snprintf(a, sizeof(a), "n/a");
+		else
+			compact(h->lo + (h->hi - h->lo) * i / 5.0, a, sizeof(a));
+		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
+		if (i == 5)
+			break;
+		if (t->color)
+			snprintf(a, sizeof(a), " %s  \033[0m ", heat_bg[i]);
+		else
+			snprintf(a, sizeof(a), " [%c] ", heat_ch[i]);
+		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
+	}
+	add_seg(buf, len, "  ", seg, width);
+	if (!strstr(buf, seg)) {
+		/* too narrow for the steps: the ends of the scale */
+		compact(h->lo, a, sizeof(a));
+		snprintf(seg, sizeof(seg), "heat %s to ", isinf(h->lo) ? "n/a" : a);
+		compact(h->hi, a, sizeof(a));
+		strncat(seg, isinf(h->hi) ? "n/a" : a, sizeof(seg) - strlen(seg) - 1);
+		strncat(seg, ", 5 steps", sizeof(seg) - strlen(seg) - 1);
+		add_seg(buf, len, "  ", seg, width);
+	}
+}
+
+/*
  * Two lines: what is shown (mesh, interval, running, paused), then the
- * colouring metric with the bounds of the five heat steps. A part that
- * does not fit the width is left out whole, never cut.
+ * scale line of the shown mesh (scale_line()); or, for --batch on the
+ * relative scale, where each mesh's map has its own (draw_batch()), the
+ * metric alone. A part that does not fit the width is left out whole,
+ * never cut.
  */
 static void header(struct top *t, struct screen *s, const struct heat *h,
 		   int width)
 {
 	const struct cmn_pmu *pmu = &t->c->pmus[t->pmu];
-	char buf[512], seg[160], a[32];
-	int i;
+	char buf[512], seg[160];
 
 	snprintf(buf, sizeof(buf), "cmn-hnf top");
 	snprintf(seg, sizeof(seg), "%s (%d/%d, %dx%d)", pmu->name, t->pmu + 1,
@@ -600,33 +640,13 @@ static void header(struct top *t, struct screen *s, const struct heat *h,
 		add_seg(buf, sizeof(buf), "  ", "PAUSED", width);
 	put_at(s, 0, buf);
 
-	snprintf(buf, sizeof(buf), "%s [%s]", cmn_metrics[t->metric].name,
-		 cmn_metrics[t->metric].unit);
-	/* the scale: the bounds of the five steps */
-	seg[0] = '\0';
-	for (i = 0; i <= 5; i++) {
-		if (isinf(h->lo) || isinf(h->hi))
-			snprintf(a, sizeof(a), "n/a");
-		else
-			compact(h->lo + (h->hi - h->lo) * i / 5.0, a, sizeof(a));
-		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
-		if (i == 5)
-			break;
-		if (t->color)
-			snprintf(a, sizeof(a), " %s  \033[0m ", heat_bg[i]);
-		else
-			snprintf(a, sizeof(a), " [%c] ", heat_ch[i]);
-		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
-	}
-	add_seg(buf, sizeof(buf), "  ", seg, width);
-	if (!strstr(buf, seg)) {
-		/* too narrow for the steps: the ends of the scale */
-		compact(h->lo, a, sizeof(a));
-		snprintf(seg, sizeof(seg), "heat %s to ", isinf(h->lo) ? "n/a" : a);
-		compact(h->hi, a, sizeof(a));
-		strncat(seg, isinf(h->hi) ? "n/a" : a, sizeof(seg) - strlen(seg) - 1);
-		strncat(seg, ", 5 steps", sizeof(seg) - strlen(seg) - 1);
-		add_seg(buf, sizeof(buf), "  ", seg, width);
+	if (t->batch && t->relative) {
+		snprintf(buf, sizeof(buf), "%s [%s]", cmn_metrics[t->metric].name,
+			 cmn_metrics[t->metric].unit);
+		add_seg(buf, sizeof(buf), "  ", "each mesh on its own scale, over its map",
+			width);
+	} else {
+		scale_line(t, h, width, buf, sizeof(buf));
 	}
 	put_at(s, 1, buf);
 }
@@ -739,7 +759,7 @@ static void draw_batch(struct top *t, struct screen *s, const struct heat *h)
 	struct mesh_cells mc;
 	struct heat hm = *h;
 	int p, l = 3, cw, saved = t->pmu;
-	char buf[160];
+	char buf[512];
 	bool label;
 
 	for (p = 0; p < t->c->npmu; p++) {
@@ -753,6 +773,11 @@ static void draw_batch(struct top *t, struct screen *s, const struct heat *h)
 			put_at(s, l++, "  (no map: the mesh size is unknown)");
 			l++;
 			continue;
+		}
+		/* relative: each mesh's scale over its map */
+		if (t->relative) {
+			scale_line(t, &hm, t->cols, buf, sizeof(buf));
+			put_at(s, l++, buf);
 		}
 		/* no height limit: every HN-F on its line */
 		cw = map_alone(&mc, t->cols, &label);
@@ -938,7 +963,8 @@ int cmd_top(int argc, char **argv, FILE *out)
 		{ 'b', "batch", NULL, CMN_OPT_FLAG, &batch, .help =
 		  "print plain frames one after the other, every\n"
 		  "mesh's map (no full screen, no keys, no colour;\n"
-		  "COLUMNS wide, default 120)" },
+		  "COLUMNS wide, default 120); on the relative\n"
+		  "scale each map with its own scale line" },
 		{ 0x101, "no-color", NULL, CMN_OPT_FLAG, &nocolor, .help =
 		  "no colour (also NO_COLOR=1 or TERM=dumb)" },
 		{ 0 },
@@ -951,7 +977,8 @@ int cmd_top(int argc, char **argv, FILE *out)
 		"coloured by a metric, beside the totals of the selected metrics (default:\n"
 		"the level-1 metrics) and the HN-Fs ranked by the colouring metric. HN-Fs\n"
 		"are counted one by one (as stat --per-hnf). The second line shows the\n"
-		"heat scale. Keys: q quit, space pause (counting goes on), m/M next or\n"
+		"heat scale (with --batch --scale relative, each mesh's is over its\n"
+		"map). Keys: q quit, space pause (counting goes on), m/M next or\n"
 		"previous metric, +/- double or halve the interval, p next mesh, s\n"
 		"absolute or relative scale, c colour on or off. Without colour the\n"
 		"first character of a cell shows the heat (' ' . : * # from cold to\n"
