@@ -350,6 +350,13 @@ static bool gather(const struct top *t, int p, struct mesh_cells *mc)
 		mc->at[nd->x][nd->y][mc->nat[nd->x][nd->y]++] = (struct cell_hnf){
 			i, cmn_metric_value(t->metric, &f->rows[i].cn) };
 	}
+	/*
+	 * Without colour the heat is a character: in front of a bare value,
+	 * and in front of a label where the cell has room for it, else in
+	 * place of the blank between the HN-F and its value (draw_map()).
+	 * So a label needs the same width with and without colour, and the
+	 * screen and --batch keep the HN-F ids at the same widths.
+	 */
 	mc->need_value = 5;
 	mc->need_label = 5;
 	for (y = 0; y < mc->my; y++) {
@@ -360,14 +367,14 @@ static bool gather(const struct top *t, int p, struct mesh_cells *mc)
 			/* the widest text, on its own line or the hottest of the XP */
 			for (k = 0; k < mc->nat[x][y]; k++) {
 				cell_text(t, mc, x, y, k, false, true, buf, sizeof(buf));
-				w = (int)strlen(buf) + !t->color;
+				w = (int)strlen(buf);
 				mc->need_label = w > mc->need_label ? w : mc->need_label;
 				cell_text(t, mc, x, y, k, false, false, buf, sizeof(buf));
 				w = (int)strlen(buf) + !t->color;
 				mc->need_value = w > mc->need_value ? w : mc->need_value;
 			}
 			cell_text(t, mc, x, y, 0, true, true, buf, sizeof(buf));
-			w = (int)strlen(buf) + !t->color;
+			w = (int)strlen(buf);
 			mc->need_label = w > mc->need_label ? w : mc->need_label;
 			cell_text(t, mc, x, y, 0, true, false, buf, sizeof(buf));
 			w = (int)strlen(buf) + !t->color;
@@ -412,8 +419,10 @@ static int draw_map(const struct top *t, struct screen *s, const struct mesh_cel
 		    int l0, int c0, int cw, enum density d, bool label,
 		    const struct heat *h)
 {
+	/* no colour, and no room for the heat in front of the labels */
+	bool gap = !t->color && label && cw <= mc->need_label;
 	int x, y, k, l = l0, nrow, st, j;
-	char buf[64], txt[128];
+	char buf[64], txt[128], *sp;
 
 	put_col(s, l, c0, "      ");
 	for (x = 0; x < mc->mx; x++) {
@@ -441,6 +450,12 @@ static int draw_map(const struct top *t, struct screen *s, const struct mesh_cel
 				if (t->color && st >= 0) {
 					snprintf(txt, sizeof(txt), "%s%-*.*s\033[0m|",
 						 heat_bg[st], cw, cw, buf);
+				} else if (gap) {
+					/* "H28:0.80": the heat between HN-F and value */
+					sp = strchr(buf, ' ');
+					if (sp && st >= 0)
+						*sp = heat_ch[st];
+					snprintf(txt, sizeof(txt), "%-*.*s|", cw, cw, buf);
 				} else {
 					char mark[80];
 
@@ -558,16 +573,56 @@ static void add_seg(char *buf, size_t len, const char *sep, const char *seg,
 }
 
 /*
+ * The colouring metric and its unit, with the bounds of the five steps of
+ * the heat scale @h, or where they do not fit @width, the ends of the scale
+ */
+static void scale_line(const struct top *t, const struct heat *h, int width,
+		       char *buf, size_t len)
+{
+	char seg[160], a[32];
+	int i;
+
+	snprintf(buf, len, "%s [%s]", cmn_metrics[t->metric].name,
+		 cmn_metrics[t->metric].unit);
+	seg[0] = '\0';
+	for (i = 0; i <= 5; i++) {
+		if (isinf(h->lo) || isinf(h->hi))
+			snprintf(a, sizeof(a), "n/a");
+		else
+			compact(h->lo + (h->hi - h->lo) * i / 5.0, a, sizeof(a));
+		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
+		if (i == 5)
+			break;
+		if (t->color)
+			snprintf(a, sizeof(a), " %s  \033[0m ", heat_bg[i]);
+		else
+			snprintf(a, sizeof(a), " [%c] ", heat_ch[i]);
+		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
+	}
+	add_seg(buf, len, "  ", seg, width);
+	if (!strstr(buf, seg)) {
+		/* too narrow for the steps: the ends of the scale */
+		compact(h->lo, a, sizeof(a));
+		snprintf(seg, sizeof(seg), "heat %s to ", isinf(h->lo) ? "n/a" : a);
+		compact(h->hi, a, sizeof(a));
+		strncat(seg, isinf(h->hi) ? "n/a" : a, sizeof(seg) - strlen(seg) - 1);
+		strncat(seg, ", 5 steps", sizeof(seg) - strlen(seg) - 1);
+		add_seg(buf, len, "  ", seg, width);
+	}
+}
+
+/*
  * Two lines: what is shown (mesh, interval, running, paused), then the
- * colouring metric with the bounds of the five heat steps. A part that
- * does not fit the width is left out whole, never cut.
+ * scale line of the shown mesh (scale_line()); or, for --batch on the
+ * relative scale, where each mesh's map has its own (draw_batch()), the
+ * metric alone. A part that does not fit the width is left out whole,
+ * never cut.
  */
 static void header(struct top *t, struct screen *s, const struct heat *h,
 		   int width)
 {
 	const struct cmn_pmu *pmu = &t->c->pmus[t->pmu];
-	char buf[512], seg[160], a[32];
-	int i;
+	char buf[512], seg[160];
 
 	snprintf(buf, sizeof(buf), "cmn-hnf top");
 	snprintf(seg, sizeof(seg), "%s (%d/%d, %dx%d)", pmu->name, t->pmu + 1,
@@ -585,33 +640,13 @@ static void header(struct top *t, struct screen *s, const struct heat *h,
 		add_seg(buf, sizeof(buf), "  ", "PAUSED", width);
 	put_at(s, 0, buf);
 
-	snprintf(buf, sizeof(buf), "%s [%s]", cmn_metrics[t->metric].name,
-		 cmn_metrics[t->metric].unit);
-	/* the scale: the bounds of the five steps */
-	seg[0] = '\0';
-	for (i = 0; i <= 5; i++) {
-		if (isinf(h->lo) || isinf(h->hi))
-			snprintf(a, sizeof(a), "n/a");
-		else
-			compact(h->lo + (h->hi - h->lo) * i / 5.0, a, sizeof(a));
-		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
-		if (i == 5)
-			break;
-		if (t->color)
-			snprintf(a, sizeof(a), " %s  \033[0m ", heat_bg[i]);
-		else
-			snprintf(a, sizeof(a), " [%c] ", heat_ch[i]);
-		strncat(seg, a, sizeof(seg) - strlen(seg) - 1);
-	}
-	add_seg(buf, sizeof(buf), "  ", seg, width);
-	if (!strstr(buf, seg)) {
-		/* too narrow for the steps: the ends of the scale */
-		compact(h->lo, a, sizeof(a));
-		snprintf(seg, sizeof(seg), "heat %s to ", isinf(h->lo) ? "n/a" : a);
-		compact(h->hi, a, sizeof(a));
-		strncat(seg, isinf(h->hi) ? "n/a" : a, sizeof(seg) - strlen(seg) - 1);
-		strncat(seg, ", 5 steps", sizeof(seg) - strlen(seg) - 1);
-		add_seg(buf, sizeof(buf), "  ", seg, width);
+	if (t->batch && t->relative) {
+		snprintf(buf, sizeof(buf), "%s [%s]", cmn_metrics[t->metric].name,
+			 cmn_metrics[t->metric].unit);
+		add_seg(buf, sizeof(buf), "  ", "each mesh on its own scale, over its map",
+			width);
+	} else {
+		scale_line(t, h, width, buf, sizeof(buf));
 	}
 	put_at(s, 1, buf);
 }
@@ -644,6 +679,21 @@ static int fit_cw(const struct mesh_cells *mc, int need, int room)
 }
 
 /*
+ * The map alone in @cols columns, as the screen too small for the panels
+ * and --batch draw it: with the HN-F labels where they fit, else with the
+ * values alone. Returns the cell width; *@label says which.
+ */
+static int map_alone(const struct mesh_cells *mc, int cols, bool *label)
+{
+	int cw = fit_cw(mc, mc->need_label, cols);
+
+	*label = cw > 0;
+	if (!cw)
+		cw = fit_cw(mc, mc->need_value, cols);
+	return cw ? cw : mc->need_value;
+}
+
+/*
  * Lay out the map of the shown mesh and the panels in @rows x @cols, in
  * this order of preference: HN-F labels before bare values, a taller map
  * before a denser one, and the panels beside the map, or under it side by
@@ -656,6 +706,7 @@ static void layout(struct top *t, struct screen *s, int l0, int rows, int cols,
 	const int wa = totals_width(t), la = totals_lines(t);
 	struct mesh_cells mc;
 	int label, d, cw, mh, mw, l;
+	bool lab;
 
 	if (!gather(t, t->pmu, &mc)) {
 		l = l0 + draw_totals(t, s, l0, 0) + 1;
@@ -698,12 +749,8 @@ static void layout(struct top *t, struct screen *s, int l0, int rows, int cols,
 	 */
 	for (d = D_FULL; d <= D_TIGHT && map_height(&mc, d) > rows; d++)
 		;
-	cw = fit_cw(&mc, mc.need_label, cols);
-	label = cw > 0;
-	if (!label)
-		cw = fit_cw(&mc, mc.need_value, cols);
-	draw_map(t, s, &mc, l0, 0, cw ? cw : mc.need_value,
-		 d > D_TIGHT ? D_TIGHT : d, label, h);
+	cw = map_alone(&mc, cols, &lab);
+	draw_map(t, s, &mc, l0, 0, cw, d > D_TIGHT ? D_TIGHT : d, lab, h);
 }
 
 /* --batch: every mesh's map, then the totals and the ranking */
@@ -711,8 +758,9 @@ static void draw_batch(struct top *t, struct screen *s, const struct heat *h)
 {
 	struct mesh_cells mc;
 	struct heat hm = *h;
-	int p, l = 3, cw, label, saved = t->pmu;
-	char buf[160];
+	int p, l = 3, cw, saved = t->pmu;
+	char buf[512];
+	bool label;
 
 	for (p = 0; p < t->c->npmu; p++) {
 		t->pmu = p;
@@ -726,10 +774,14 @@ static void draw_batch(struct top *t, struct screen *s, const struct heat *h)
 			l++;
 			continue;
 		}
-		label = fit_cw(&mc, mc.need_label, t->cols) > 0;
-		cw = fit_cw(&mc, label ? mc.need_label : mc.need_value, t->cols);
-		l += draw_map(t, s, &mc, l, 0, cw ? cw : mc.need_value, D_FULL,
-			      label, &hm) + 1;
+		/* relative: each mesh's scale over its map */
+		if (t->relative) {
+			scale_line(t, &hm, t->cols, buf, sizeof(buf));
+			put_at(s, l++, buf);
+		}
+		/* no height limit: every HN-F on its line */
+		cw = map_alone(&mc, t->cols, &label);
+		l += draw_map(t, s, &mc, l, 0, cw, D_FULL, label, &hm) + 1;
 	}
 	t->pmu = saved;
 	if (totals_width(t) + 2 + TOP_RANK_W <= t->cols) {
@@ -911,7 +963,8 @@ int cmd_top(int argc, char **argv, FILE *out)
 		{ 'b', "batch", NULL, CMN_OPT_FLAG, &batch, .help =
 		  "print plain frames one after the other, every\n"
 		  "mesh's map (no full screen, no keys, no colour;\n"
-		  "COLUMNS wide, default 120)" },
+		  "COLUMNS wide, default 120); on the relative\n"
+		  "scale each map with its own scale line" },
 		{ 0x101, "no-color", NULL, CMN_OPT_FLAG, &nocolor, .help =
 		  "no colour (also NO_COLOR=1 or TERM=dumb)" },
 		{ 0 },
@@ -924,11 +977,14 @@ int cmd_top(int argc, char **argv, FILE *out)
 		"coloured by a metric, beside the totals of the selected metrics (default:\n"
 		"the level-1 metrics) and the HN-Fs ranked by the colouring metric. HN-Fs\n"
 		"are counted one by one (as stat --per-hnf). The second line shows the\n"
-		"heat scale. Keys: q quit, space pause (counting goes on), m/M next or\n"
+		"heat scale (with --batch --scale relative, each mesh's is over its\n"
+		"map). Keys: q quit, space pause (counting goes on), m/M next or\n"
 		"previous metric, +/- double or halve the interval, p next mesh, s\n"
 		"absolute or relative scale, c colour on or off. Without colour the\n"
 		"first character of a cell shows the heat (' ' . : * # from cold to\n"
-		"hot). --batch prints every mesh's map.",
+		"hot), or, where the cell has no room for it, the character between\n"
+		"the HN-F and its value (H28:0.80). --batch prints every mesh's map,\n"
+		"with the HN-F ids wherever the screen of the same width has them.",
 	};
 	struct cmn_pmu *pmus;
 	const char *e;

@@ -3003,6 +3003,24 @@ static bool test_top_tmux(void)
 }
 
 /*
+ * issue 20, 2: top --batch on every shipped mesh at 80, 120 and 200
+ * columns against golden frames, and with every HN-F id on its map that
+ * the screen of the same width has (tests/top-batch.sh)
+ */
+static bool test_top_batch_golden(void)
+{
+	char out[CMN_PATH_LEN];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/top-batch-golden.txt", tmproot);
+	rc = sh("%s/top-batch.sh %s %s/golden %s/top-batch %s/%s > %s 2>&1",
+		fixtures, fake_path, fixtures, tmproot, fixtures,
+		"../../testing/cmn600-model/meshes", out);
+	T_ASSERT(rc == 0, "%s", slurp(out));
+	return true;
+}
+
+/*
  * top --batch: plain frames with every mesh's map, the heat in the first
  * character of a cell on the absolute scale
  */
@@ -3047,6 +3065,54 @@ static bool test_top_batch(void)
 	T_ASSERT(rc == 2, "-p accepted: %d", rc);
 	rc = fake_run(out, err, "top -b -m bogus");
 	T_ASSERT(rc == 2, "--metric bogus: %d", rc);
+	return true;
+}
+
+/*
+ * issue 20, 3: top --batch --scale relative colours each mesh on its own
+ * scale, so each mesh's map has its scale line. The shipped two-mesh
+ * tree: pocq_avg_occupancy H2 0.40, H1 0.60, H0 0.80 on mesh 0 and H0
+ * 0.80, H1 1.80 on mesh 1 (tests/golden/top/two-mesh-*.txt), five steps
+ * of 0.08 and of 0.2
+ */
+static bool test_top_batch_relative(void)
+{
+	char out[CMN_PATH_LEN], err[CMN_PATH_LEN], tree[CMN_PATH_LEN], l2[256], *s, *m1;
+	const char *top = "top -b -n 1 -I 100 --scale relative -m pocq_avg_occupancy pocq";
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/top-rel.txt", tmproot);
+	snprintf(err, sizeof(err), "%s/top-rel.err", tmproot);
+	snprintf(tree, sizeof(tree), "%s/two-mesh", tmproot);
+	rc = sh("%s/mesh-sysfs.sh %s/%s %s > /dev/null", fixtures, fixtures,
+		"../../testing/cmn600-model/meshes/two-mesh.mesh", tree);
+	T_ASSERT(rc == 0, "mesh-sysfs.sh two-mesh.mesh: %d", rc);
+	rc = sh("COLUMNS=80 %s --sysfs-root %s %s > %s 2> %s", fake_path, tree, top,
+		out, err);
+	T_ASSERT(rc == 0, "exit %d: %s", rc, slurp(err));
+	s = slurp(out);
+#define T_SC "pocq_avg_occupancy [entries]  "
+#define T_SC0 "\narm_cmn_hnf_0 (3x2)\n" T_SC "0.40 [ ] 0.48 [.] 0.56 [:] 0.64 [*] 0.72 [#] 0.80\n"
+#define T_SC1 "\narm_cmn_hnf_1 (2x2)\n" T_SC "0.80 [ ] 1.00 [.] 1.20 [:] 1.40 [*] 1.60 [#] 1.80\n"
+	T_ASSERT(strstr(s, T_SC1), "no scale 0.80 to 1.80 over mesh 1's map: %s", s);
+	T_ASSERT(strstr(s, T_SC0), "no scale 0.40 to 0.80 over mesh 0's map: %s", s);
+	/* the second line shows no one mesh's scale as if it were all's */
+	snprintf(l2, sizeof(l2), "%.*s", (int)strcspn(strchr(s, '\n') + 1, "\n"),
+		 strchr(s, '\n') + 1);
+	T_ASSERT(!strncmp(l2, T_SC, strlen(T_SC)) && !strstr(l2, "[ ]") &&
+		 strstr(l2, "each mesh"), "line 2: %s", l2);
+	/* the cells on their own mesh's scale: 0.80 the top of one, the bottom of the other */
+	m1 = strstr(s, "\narm_cmn_hnf_1 (");
+	T_ASSERT(m1 && strstr(s, "|#H0 0.80 ") < m1 && strstr(s, "| H2 0.40 ") < m1 &&
+		 strstr(m1, "|#H1 1.80 ") && strstr(m1, "| H0 0.80 "), "cells: %s", s);
+	/* too narrow for the steps: each mesh's ends */
+	rc = sh("COLUMNS=60 %s --sysfs-root %s %s > %s 2> %s", fake_path, tree, top,
+		out, err);
+	s = slurp(out);
+	T_ASSERT(rc == 0 &&
+		 strstr(s, "\narm_cmn_hnf_0 (3x2)\n" T_SC "heat 0.40 to 0.80, 5 steps\n") &&
+		 strstr(s, "\narm_cmn_hnf_1 (2x2)\n" T_SC "heat 0.80 to 1.80, 5 steps\n"),
+		 "at 60 columns: %s", s);
 	return true;
 }
 
@@ -3195,6 +3261,17 @@ static bool test_report_svg_scale(void)
 #define T_REL "data-scale=\"relative\" data-lo=\"75\" data-hi=\"75\""
 	T_ASSERT(rc == 0 && strstr(slurp(svg), T_REL),
 		 "relative: %d", rc);
+	/* each mesh's legend with its own bounds, in its own heat map */
+	s = slurp(svg);
+#define T_REL0 "id=\"heatmap-arm_cmn_hnf_0\" data-scale=\"relative\" data-lo=\"25\" data-hi=\"25\""
+#define T_REL1 "id=\"heatmap-arm_cmn_hnf_1\" data-scale=\"relative\" data-lo=\"75\" data-hi=\"75\""
+	l = strstr(s, T_REL1);
+	T_ASSERT(strstr(s, T_REL0) && l && strstr(s, T_REL0) < l, "relative bounds per mesh");
+	T_ASSERT(strstr(s, ">25.00 %</text>") && strstr(s, ">25.00 %</text>") < l &&
+		 strstr(l, ">75.00 %</text>") && !strstr(l, ">25.00 %</text>") &&
+		 strstr(s, "relative: this mesh's min to max") < l &&
+		 strstr(l, "relative: this mesh's min to max"),
+		 "not a legend of its own bounds beside each mesh's heat map");
 	return true;
 }
 
@@ -3824,6 +3901,8 @@ static const struct {
 	{ "prometheus_names", test_prometheus_names },
 	{ "top_batch", test_top_batch },
 	{ "top_tmux_golden", test_top_tmux },
+	{ "top_batch_golden", test_top_batch_golden },
+	{ "top_batch_relative", test_top_batch_relative },
 	{ "report_summary", test_report_summary },
 	{ "report_svg", test_report_svg },
 	{ "report_svg_scale", test_report_svg_scale },

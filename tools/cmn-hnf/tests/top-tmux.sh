@@ -14,7 +14,8 @@
 # NO_COLOR=1 and TERM=dumb give no colour. Then, for every mesh file of
 # MESH_DIR (the CMN-600 model's shipped meshes, made into sysfs trees by
 # mesh-sysfs.sh), the screen at 80x24, 120x40, 200x60 and 60x15 equals
-# GOLDEN_DIR/top/<mesh>-<size>.txt. No screen compared with a golden file
+# GOLDEN_DIR/top/<mesh>-<size>.txt; on two-mesh, the s key gives the
+# shown mesh's own scale on line 2, and p the next mesh's. No screen compared with a golden file
 # may have a panel's heading without a line under it. Prints one line
 # saying what is wrong and exits 1, or exits 0. GOLDEN_UPDATE=1 writes the
 # golden files instead of comparing (after the heading check).
@@ -39,6 +40,7 @@ wait_for() {
 }
 screen_has() { cap | grep -qF -- "$1"; }
 screen_lacks() { ! cap | grep -qF -- "$1"; }
+line2_is() { cap | sed -n 2p | grep -qE -- "$1"; }
 
 # stable: the same screen twice, 0.5 s apart
 stable() {
@@ -170,6 +172,19 @@ for mf in "$MESHES"/*.mesh; do
 		wait_for 10 stable || fail "$n at $size: the screen does not settle"
 		golden "top/$n-$size"
 	done
+	if [ "$n" = two-mesh ]; then
+		# relative: line 2 is the shown mesh's own scale, mesh 0's
+		# 0.40 to 0.80, then (p) mesh 1's 0.80 to 1.80
+		T resize-window -t top -x 80 -y 24
+		T send-keys -t top s
+		wait_for 5 screen_has "relative scale" || fail "s: no relative scale"
+		wait_for 5 line2_is '^pocq_avg_occupancy \[entries\]  0\.40 .* 0\.80$' ||
+			fail "relative, mesh 0: $(cap | sed -n 2p)"
+		T send-keys -t top p
+		wait_for 5 screen_has "arm_cmn_hnf_1 (2/2, 2x2)" || fail "p: mesh 1 not shown"
+		wait_for 5 line2_is '^pocq_avg_occupancy \[entries\]  0\.80 .* 1\.80$' ||
+			fail "relative, mesh 1: $(cap | sed -n 2p)"
+	fi
 	T send-keys -t top q
 	ended "$n: q"
 done
