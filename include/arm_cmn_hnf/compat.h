@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel-version difference the arm_cmn_hnf modules meet, and nothing
- * else. The driver and its KUnit module build on Debian's 5.10, 6.1, 6.12
- * and 7.2 kernels (make lint); each helper names the release that changed
- * the API. No other file of the driver or its KUnit module tests
- * LINUX_VERSION_CODE.
- *
- * The CMN-600 model (tools/testing/cmn600-model) must not include this
- * file: it has its own small compatibility header (kcompat.h).
+ * Every kernel-version difference the arm_cmn_hnf modules meet (Debian's
+ * 5.10, 6.1, 6.12 and 7.2, make lint), each with the release that changed
+ * the API; no other file of the driver or its KUnit module tests
+ * LINUX_VERSION_CODE. The CMN-600 model has its own header (kcompat.h).
  */
 #ifndef ARM_CMN_HNF_COMPAT_H
 #define ARM_CMN_HNF_COMPAT_H
@@ -16,7 +12,6 @@
 #include <linux/export.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
-#include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/version.h>
@@ -32,16 +27,10 @@
  */
 #if CMN_HNF_KERNEL_GE(6, 2, 0)
 #include <kunit/visibility.h>
-#elif !defined(EXPORT_SYMBOL_IF_KUNIT)
-#if IS_ENABLED(CONFIG_KUNIT)
-/* visible, and exported to the KUnit module only */
+#elif !defined(EXPORT_SYMBOL_IF_KUNIT) && IS_ENABLED(CONFIG_KUNIT)
 #define EXPORT_SYMBOL_IF_KUNIT(...) EXPORT_SYMBOL_NS(__VA_ARGS__, EXPORTED_FOR_KUNIT_TESTING)
-#define VISIBLE_IF_KUNIT
-#else
-/* neither: a plain static function */
+#elif !defined(EXPORT_SYMBOL_IF_KUNIT)
 #define EXPORT_SYMBOL_IF_KUNIT(...)
-#define VISIBLE_IF_KUNIT static
-#endif
 #endif
 
 /*
@@ -81,24 +70,6 @@ static inline void cmn_hnf_pmu_set_parent(struct pmu *pmu, struct device *dev)
 {
 #if CMN_HNF_KERNEL_GE(6, 5, 0)
 	pmu->parent = dev;
-#endif
-}
-
-/* cpumask_any_and_but() (6.10) */
-static inline unsigned int
-cmn_hnf_cpumask_any_and_but(const struct cpumask *mask1,
-			    const struct cpumask *mask2, unsigned int cpu)
-{
-#if CMN_HNF_KERNEL_GE(6, 10, 0)
-	return cpumask_any_and_but(mask1, mask2, cpu);
-#else
-	unsigned int i;
-
-	for_each_cpu_and(i, mask1, mask2) {
-		if (i != cpu)
-			return i;
-	}
-	return nr_cpu_ids;
 #endif
 }
 

@@ -1,15 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The HN-F event table: one CMN_HNF_EVENT() line per alias. See events.h
- * for what each column means. This file is an X-macro list meant to be
- * included several times, each time after defining CMN_HNF_EVENT(), so it
- * has no include guard:
- *
- *	#define CMN_HNF_EVENT(name, eventid, occupid, scale, unit, trm, desc) ...
- *	#include <arm_cmn_hnf/event_table.h>
- *	#undef CMN_HNF_EVENT
- *
- * Add an event here and nowhere else.
+ * The HN-F event table (columns: events.h). An X-macro list without an
+ * include guard: define CMN_HNF_EVENT(name, eventid, occupid, scale, unit,
+ * trm, desc), include this file, undefine it. Add an event here only.
  */
 CMN_HNF_EVENT(cache_miss, 0x01, CMN_HNF_NO_OCCUP, "", "",
 	      "PMU_HN_CACHE_MISS_EVENT",
@@ -124,11 +117,7 @@ CMN_HNF_EVENT(pocq_occupancy_atomic, 0x0f, 3, "", "", "",
 	      "POCQ occupancy summed every cycle, atomic requests")
 CMN_HNF_EVENT(pocq_occupancy_stash, 0x0f, 4, "", "", "",
 	      "POCQ occupancy summed every cycle, stash requests")
-/*
- * Compatibility names: the HN-F aliases of the kernel's arm_cmn PMU on
- * CMN-600 (arm_cmn_<n>/hnf_<name>/), so that scripts written for it only
- * need the PMU name changed. Same encodings as the entries named in desc.
- */
+/* arm_cmn's names (arm_cmn_<n>/hnf_<name>/), the encodings of those in desc */
 CMN_HNF_EVENT(hnf_cache_miss, 0x01, CMN_HNF_NO_OCCUP, "", "", "",
 	      "arm_cmn name of cache_miss")
 CMN_HNF_EVENT(hnf_slc_sf_cache_access, 0x02, CMN_HNF_NO_OCCUP, "", "", "",

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The HN-F event table: the single source of every event name, encoding,
- * unit and description. The sysfs aliases, event validation, KUnit, the
- * tools and the documentation all expand this list; add an event here and
- * nowhere else.
- *
- * This header has no kernel dependencies so that userspace can expand it.
- *
- * The table itself is event_table.h, one line per alias:
+ * The HN-F event table, event_table.h, is the single source of every event
+ * name, encoding, unit and description: the sysfs aliases, event
+ * validation, KUnit, the tools and the documentation all expand it. It has
+ * no kernel dependencies so that userspace can expand it. One line per
+ * alias:
  *
  * CMN_HNF_EVENT(name, eventid, occupid, scale, unit, trm, desc)
  *   name     sysfs alias (no "hnf_" prefix: the PMU is HN-F only)
@@ -20,10 +17,9 @@
  *
  * The first 31 entries are the primary names in encoding order, one per
  * encoding; synonyms follow, the last of them the hnf_<name> aliases of the
- * kernel's arm_cmn PMU for the same encodings (the only names with the
- * prefix, for scripts ported from arm_cmn_<n>). 0x09 is PMU_HN_DIR_SNOOPS_SENTEVENT in the TRM,
- * a duplicate of 0x08's name for the multicast (broadcast) snoop count, so it
- * is named brd_snoops_sent here.
+ * kernel's arm_cmn PMU (the only names with the prefix). 0x09 is
+ * PMU_HN_DIR_SNOOPS_SENTEVENT in the TRM, a duplicate of 0x08's name for
+ * the multicast (broadcast) snoop count, so it is named brd_snoops_sent.
  */
 #ifndef ARM_CMN_HNF_EVENTS_H
 #define ARM_CMN_HNF_EVENTS_H

@@ -109,10 +109,7 @@ static inline u64 cmn_hnf_dtm_local64(u8 input)
 	return CMN_HNF_DTM_IDLE | CMN_DTM_PMU_CONFIG_ALL_COMB | cmn_hnf_dtm_fields(0, 0, input);
 }
 
-/*
- * The sum of the 16-bit DTM counters of @val (an XP's por_dtm_pmevcnt) that
- * @fields names (bit n: counter n)
- */
+/* The sum of the 16-bit DTM counters of @val (an XP's por_dtm_pmevcnt) in @fields */
 static inline u32 cmn_hnf_fields_sum(u64 val, unsigned int fields)
 {
 	u32 sum = 0;
@@ -130,7 +127,11 @@ struct cmn_hnf_nid {
 };
 
 /* b: 2 when both mesh dimensions are at most 4, else 3 */
-unsigned int cmn_hnf_coord_bits(u8 mesh_x, u8 mesh_y);
+static inline unsigned int cmn_hnf_coord_bits(u8 mesh_x, u8 mesh_y)
+{
+	return mesh_x <= 4 && mesh_y <= 4 ? 2 : 3;
+}
+
 struct cmn_hnf_nid cmn_hnf_decode_nodeid(u16 id, unsigned int coord_bits);
 u16 cmn_hnf_encode_nodeid(struct cmn_hnf_nid nid, unsigned int coord_bits);
 
@@ -173,7 +174,15 @@ int cmn_hnf_discover(cmn_hnf_read_fn read, void *ctx, u64 size, u32 root,
 		     struct cmn_hnf_topology *topo, char *why, size_t len);
 
 /* Index in topo->hnf[] of the HN-F with node id @nodeid, or -1 */
-int cmn_hnf_find_hnf(const struct cmn_hnf_topology *topo, u16 nodeid);
+static inline int cmn_hnf_find_hnf(const struct cmn_hnf_topology *topo, u16 nodeid)
+{
+	unsigned int i;
+
+	for (i = 0; i < topo->num_hnfs; i++)
+		if (topo->hnf[i].node_id == nodeid)
+			return i;
+	return -1;
+}
 
 /*
  * Counter allocation (Documentation/internals.rst, "Where an event
@@ -270,10 +279,24 @@ static inline u64 cmn_hnf_wrap_read(struct cmn_hnf_wrap *w, u64 cur, unsigned in
  * cleared: true if a read explains the flag (it saw the wrap), else a
  * period is pending.
  */
-bool cmn_hnf_wrap_flag(struct cmn_hnf_wrap *w);
+static inline bool cmn_hnf_wrap_flag(struct cmn_hnf_wrap *w)
+{
+	if (w->seen) {
+		w->seen = false;
+		return true;
+	}
+	w->pending++;
+	return false;
+}
 
 /* The flag was seen clear: returns the pending periods, now counted */
-unsigned int cmn_hnf_wrap_confirm(struct cmn_hnf_wrap *w);
+static inline unsigned int cmn_hnf_wrap_confirm(struct cmn_hnf_wrap *w)
+{
+	unsigned int n = w->pending;
+
+	w->pending = 0;
+	return n;
+}
 
 /*
  * A flag that does not clear. The interrupt handler clears every flag it
@@ -314,7 +337,11 @@ struct cmn_hnf_acc {
 };
 
 /* Start from the DTM counters' sum @local, @carries at 0 */
-void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, u32 local);
+static inline void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, u32 local)
+{
+	acc->carries = 0;
+	acc->high = local;
+}
 
 /* A sample (its carries added already): the events since @high */
 u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, u32 local);

@@ -13,8 +13,6 @@
 
 #include <arm_cmn_hnf/logic.h>
 
-#define CMN_HNF_DRV_NAME	"arm-cmn-hnf"
-
 /*
  * hw_perf_event.idx of an added event: 0..7 its global counter (GLOBAL),
  * CMN_HNF_CYCLES the cycle counter, CMN_HNF_IDX_LOCAL + x the 64-bit
@@ -34,9 +32,7 @@
  * @acc:	GLOBAL: its count
  * @wrap:	per DTC: its global counter (CYC: [0], the DTC0 cycle counter)
  * @xps:	GLOBAL: bit x: XP x holds some of its DTM counters ...
- * @nxps:	... how many XPs that is ...
- * @xp:		... their indices in topo->xp[] ...
- * @fields:	... and, for each, bit n: its DTM counter n is the event's
+ * @fields:	... and, per XP, bit n: its DTM counter n is the event's
  */
 struct cmn_hnf_ctr {
 	struct perf_event *event;
@@ -45,8 +41,6 @@ struct cmn_hnf_ctr {
 	struct cmn_hnf_acc acc;
 	struct cmn_hnf_wrap wrap[CMN_HNF_MAX_DTCS];
 	u64 xps;
-	u8 nxps;
-	u8 xp[CMN_HNF_MAX_XPS];
 	u8 fields[CMN_HNF_MAX_XPS];
 };
 
@@ -58,8 +52,6 @@ struct cmn_hnf_local {
 	u8 slot;
 	u64 prev;
 };
-
-struct cmn_hnf;
 
 /**
  * struct cmn_hnf_irq - one interrupt line and the DTCs that raise it
@@ -135,8 +127,7 @@ struct cmn_hnf {
 
 /* hw.c */
 u64 cmn_hnf_hw_read64(void *ctx, u32 offset);
-void cmn_hnf_hw_init(struct cmn_hnf *cmn);
-void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn);
+void cmn_hnf_hw_reset(struct cmn_hnf *cmn, bool on);
 void cmn_hnf_hw_event_sel(struct cmn_hnf *cmn, unsigned int hnf);
 void cmn_hnf_hw_dtm(struct cmn_hnf *cmn, unsigned int xp);
 void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s);

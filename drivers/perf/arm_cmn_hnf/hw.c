@@ -12,11 +12,6 @@
 
 #include "hnf.h"
 
-static u64 cmn_hnf_rd(struct cmn_hnf *cmn, u32 off)
-{
-	return readq_relaxed(cmn->base + off);
-}
-
 static void cmn_hnf_wr(struct cmn_hnf *cmn, u32 off, u64 val)
 {
 	writeq_relaxed(val, cmn->base + off);
@@ -30,7 +25,9 @@ static u32 cmn_hnf_dtc(struct cmn_hnf *cmn, unsigned int d)
 /* The discovery walk's reader: logic.c keeps @off inside the region */
 u64 cmn_hnf_hw_read64(void *ctx, u32 off)
 {
-	return cmn_hnf_rd(ctx, off);
+	struct cmn_hnf *cmn = ctx;
+
+	return readq_relaxed(cmn->base + off);
 }
 
 void cmn_hnf_hw_event_sel(struct cmn_hnf *cmn, unsigned int h)
@@ -63,13 +60,12 @@ void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s)
 		for_each_set_bit(p, &pairs, CMN_HNF_DTC_COUNTERS / 2)
 			s->pair[d][p] = readq(cmn->base + cmn_hnf_dtc(cmn, d) +
 					      CMN_DT_PMEVCNT_PAIR(p));
-	while (xps) {
+	for (; xps; xps &= xps - 1) {
 		x = __ffs64(xps);
-		xps &= xps - 1;
-		s->xp[x] = cmn_hnf_rd(cmn, topo->xp[x].offset + CMN_DTM_PMEVCNT);
+		s->xp[x] = readq_relaxed(cmn->base + topo->xp[x].offset + CMN_DTM_PMEVCNT);
 	}
 	if (s->cycles)
-		s->cyc = cmn_hnf_rd(cmn, cmn_hnf_dtc(cmn, 0) + CMN_DT_PMCCNTR) &
+		s->cyc = readq_relaxed(cmn->base + cmn_hnf_dtc(cmn, 0) + CMN_DT_PMCCNTR) &
 			 GENMASK_ULL(CMN_DT_PMCCNTR_WIDTH - 1, 0);
 }
 
@@ -105,43 +101,29 @@ void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int d, u32 bits)
 }
 
 /*
- * Probe, before the interrupts are requested: every HN-F selects nothing,
- * every DTM has pmu_en and no counter in use, every DTC has dt_en and its
- * overflow interrupt enabled, counts nothing (pmu_en clear) and has no
- * overflow flag set, so no line fires for what a previous owner left.
- * Counter values stay as they are: each event takes a baseline.
+ * Probe (@on), before the interrupts are requested: every HN-F selects
+ * nothing, every DTM has pmu_en and no counter in use, every DTC has dt_en
+ * and its overflow interrupt enabled, counts nothing (pmu_en clear) and
+ * has no overflow flag set, so no line fires for what a previous owner
+ * left; counter values stay as they are (each event takes a baseline).
+ * Remove and shutdown (!@on): all of it off.
  */
-void cmn_hnf_hw_init(struct cmn_hnf *cmn)
+void cmn_hnf_hw_reset(struct cmn_hnf *cmn, bool on)
 {
 	const struct cmn_hnf_topology *topo = cmn->topo;
 	unsigned int i;
 
 	for (i = 0; i < topo->num_hnfs; i++)
-		cmn_hnf_hw_event_sel(cmn, i);
+		cmn_hnf_wr(cmn, topo->hnf[i].offset + CMN_HNF_PMU_EVENT_SEL, 0);
 	for (i = 0; i < topo->num_xps; i++) {
-		cmn->dtm[i] = CMN_HNF_DTM_IDLE;
+		cmn->dtm[i] = on ? CMN_HNF_DTM_IDLE : 0;
 		cmn_hnf_hw_dtm(cmn, i);
 	}
 	for (i = 0; i < topo->num_dtcs; i++) {
-		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_DTC_CTL, CMN_DT_DTC_CTL_DT_EN);
-		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_PMCR, CMN_DT_PMCR_OVFL_INTR_EN);
+		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_PMCR,
+			   on ? CMN_DT_PMCR_OVFL_INTR_EN : 0);
+		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_DTC_CTL,
+			   on ? CMN_DT_DTC_CTL_DT_EN : 0);
 		cmn_hnf_hw_ovf_clear(cmn, i, CMN_DT_PMOVSR_EVCNT | CMN_DT_PMOVSR_CYCLES);
 	}
-}
-
-/* Remove and shutdown: everything probe and the events started, off */
-void cmn_hnf_hw_quiesce(struct cmn_hnf *cmn)
-{
-	const struct cmn_hnf_topology *topo = cmn->topo;
-	unsigned int i;
-
-	for (i = 0; i < topo->num_dtcs; i++) {
-		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_PMCR, 0);
-		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, i) + CMN_DT_DTC_CTL, 0);
-		cmn_hnf_hw_ovf_clear(cmn, i, CMN_DT_PMOVSR_EVCNT | CMN_DT_PMOVSR_CYCLES);
-	}
-	for (i = 0; i < topo->num_hnfs; i++)
-		cmn_hnf_wr(cmn, topo->hnf[i].offset + CMN_HNF_PMU_EVENT_SEL, 0);
-	for (i = 0; i < topo->num_xps; i++)
-		cmn_hnf_wr(cmn, topo->xp[i].offset + CMN_DTM_PMU_CONFIG, 0);
 }

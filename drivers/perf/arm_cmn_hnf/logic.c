@@ -69,12 +69,6 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_event_sel);
 #define CMN_NID_PORT		BIT(2)
 #define CMN_NID_Y_SHIFT		3
 
-unsigned int cmn_hnf_coord_bits(u8 mesh_x, u8 mesh_y)
-{
-	return mesh_x <= 4 && mesh_y <= 4 ? 2 : 3;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_coord_bits);
-
 struct cmn_hnf_nid cmn_hnf_decode_nodeid(u16 id, unsigned int coord_bits)
 {
 	unsigned int mask = BIT(coord_bits) - 1;
@@ -131,16 +125,11 @@ static int cmn_hnf_block(struct cmn_hnf_walk *w, u32 offset, const char *what)
 	return 0;
 }
 
-static u64 cmn_hnf_rd(struct cmn_hnf_walk *w, u32 offset)
-{
-	return w->read(w->ctx, offset);
-}
-
 /* The child pointers of @node: their count, or a negative errno */
 static int cmn_hnf_children(struct cmn_hnf_walk *w, u32 node, unsigned int max,
 			    const char *what, u32 *ptrs)
 {
-	u64 info = cmn_hnf_rd(w, node + CMN_CHILD_INFO);
+	u64 info = w->read(w->ctx, node + CMN_CHILD_INFO);
 	u32 count = FIELD_GET(CMN_CHILD_INFO_COUNT, info);
 	u32 off = FIELD_GET(CMN_CHILD_INFO_PTR_OFFSET, info);
 
@@ -191,14 +180,14 @@ static int cmn_hnf_walk_xp(struct cmn_hnf_walk *w, unsigned int xp)
 	count = cmn_hnf_children(w, t->xp[xp].offset, CMN_HNF_MAX_XP_CHILDREN,
 				 "XP", &ptrs);
 	for (i = 0; i < count; i++) {
-		ptr = cmn_hnf_rd(w, ptrs + i * CMN_CHILD_PTR_STRIDE);
+		ptr = w->read(w->ctx, ptrs + i * CMN_CHILD_PTR_STRIDE);
 		if (ptr & CMN_CHILD_PTR_EXTERNAL)
 			continue;
 		off = FIELD_GET(CMN_CHILD_PTR_ADDR, ptr);
 		ret = cmn_hnf_block(w, off, "device node");
 		if (ret)
 			return ret;
-		info = cmn_hnf_rd(w, off + CMN_NODE_INFO);
+		info = w->read(w->ctx, off + CMN_NODE_INFO);
 		switch (FIELD_GET(CMN_NODE_INFO_TYPE, info)) {
 		case CMN_TYPE_HNF:
 			ret = cmn_hnf_add_node(w, t->hnf, &t->num_hnfs, CMN_HNF_MAX_HNFS,
@@ -265,12 +254,12 @@ static int cmn_hnf_walk_root(struct cmn_hnf_walk *w, u32 root)
 	u32 ptrs, off;
 	int count, i;
 
-	info = cmn_hnf_rd(w, root + CMN_NODE_INFO);
+	info = w->read(w->ctx, root + CMN_NODE_INFO);
 	if (FIELD_GET(CMN_NODE_INFO_TYPE, info) != CMN_TYPE_CFG)
 		return cmn_hnf_fail(w,
 				    "root node at 0x%x: type 0x%llx, not CFG (0x2): wrong root offset?",
 				    root, FIELD_GET(CMN_NODE_INFO_TYPE, info));
-	info = cmn_hnf_rd(w, root + CMN_CFG_PERIPH_ID_01);
+	info = w->read(w->ctx, root + CMN_CFG_PERIPH_ID_01);
 	t->part = FIELD_GET(CMN_CFG_PERIPH_ID_01_PART_LO, info) |
 		  FIELD_GET(CMN_CFG_PERIPH_ID_01_PART_HI, info) << 8;
 	if (t->part != CMN_PART_CMN600 && t->part != CMN_PART_CMN600AE)
@@ -278,20 +267,20 @@ static int cmn_hnf_walk_root(struct cmn_hnf_walk *w, u32 root)
 				    root, t->part);
 	/* CMN-600AE is a CMN-600 to the PMU */
 	t->part = CMN_PART_CMN600;
-	info = cmn_hnf_rd(w, root + CMN_CFG_PERIPH_ID_23);
+	info = w->read(w->ctx, root + CMN_CFG_PERIPH_ID_23);
 	t->revision = FIELD_GET(CMN_CFG_PERIPH_ID_23_REVISION, info);
 
 	count = cmn_hnf_children(w, root, CMN_HNF_MAX_XPS, "root node", &ptrs);
 	if (count < 0)
 		return count;
 	for (i = 0; i < count; i++) {
-		ptr = cmn_hnf_rd(w, ptrs + i * CMN_CHILD_PTR_STRIDE);
+		ptr = w->read(w->ctx, ptrs + i * CMN_CHILD_PTR_STRIDE);
 		off = FIELD_GET(CMN_CHILD_PTR_ADDR, ptr);
 		if (ptr & CMN_CHILD_PTR_EXTERNAL || cmn_hnf_block(w, off, "XP"))
 			return cmn_hnf_fail(w,
 					    "root node at 0x%x: child %d (0x%llx) is no XP in the region",
 					    root, i, ptr);
-		info = cmn_hnf_rd(w, off + CMN_NODE_INFO);
+		info = w->read(w->ctx, off + CMN_NODE_INFO);
 		if (FIELD_GET(CMN_NODE_INFO_TYPE, info) != CMN_TYPE_XP)
 			return cmn_hnf_fail(w,
 					    "root child %d at 0x%x has type 0x%llx, not XP (0x6)",
@@ -349,17 +338,6 @@ int cmn_hnf_discover(cmn_hnf_read_fn read, void *ctx, u64 size, u32 root,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_discover);
-
-int cmn_hnf_find_hnf(const struct cmn_hnf_topology *topo, u16 nodeid)
-{
-	unsigned int i;
-
-	for (i = 0; i < topo->num_hnfs; i++)
-		if (topo->hnf[i].node_id == nodeid)
-			return i;
-	return -1;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_find_hnf);
 
 /* ---- counter allocation ------------------------------------------------- */
 
@@ -449,26 +427,6 @@ EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_free);
 
 /* ---- counter arithmetic ------------------------------------------------- */
 
-bool cmn_hnf_wrap_flag(struct cmn_hnf_wrap *w)
-{
-	if (w->seen) {
-		w->seen = false;
-		return true;
-	}
-	w->pending++;
-	return false;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_wrap_flag);
-
-unsigned int cmn_hnf_wrap_confirm(struct cmn_hnf_wrap *w)
-{
-	unsigned int n = w->pending;
-
-	w->pending = 0;
-	return n;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_wrap_confirm);
-
 bool cmn_hnf_refire(struct cmn_hnf_refire *r, bool explained, u64 now)
 {
 	if (explained || now - r->cleared >= CMN_HNF_REFIRE_NS)
@@ -479,13 +437,6 @@ bool cmn_hnf_refire(struct cmn_hnf_refire *r, bool explained, u64 now)
 	return r->count >= CMN_HNF_STUCK_FLAGS;
 }
 EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_refire);
-
-void cmn_hnf_acc_init(struct cmn_hnf_acc *acc, u32 local)
-{
-	acc->carries = 0;
-	acc->high = local;
-}
-EXPORT_SYMBOL_IF_KUNIT(cmn_hnf_acc_init);
 
 u64 cmn_hnf_acc_update(struct cmn_hnf_acc *acc, u32 local)
 {

@@ -32,6 +32,7 @@
 
 #include "hnf.h"
 
+#define CMN_HNF_DRV_NAME	"arm-cmn-hnf"
 #define CMN_HNF_PMU_PREFIX	"arm_cmn_hnf_"
 /* The stock driver, which binds the same firmware nodes */
 #define CMN_HNF_UPSTREAM_DRV	"arm-cmn"
@@ -138,17 +139,14 @@ static void cmn_hnf_free_id(void *data)
 	ida_free(&cmn_hnf_ida, (unsigned long)data);
 }
 
-static int cmn_hnf_claim_name(struct platform_device *pdev,
-			      struct cmn_hnf *cmn)
+static int cmn_hnf_claim_name(struct cmn_hnf *cmn)
 {
-	struct device *dev = &pdev->dev;
+	struct device *dev = cmn->dev;
 	unsigned int id;
 	int ret;
 
-	if (has_acpi_companion(dev))
-		ret = cmn_hnf_acpi_id(dev, &id);
-	else
-		ret = cmn_hnf_of_id(dev, &id);
+	ret = has_acpi_companion(dev) ? cmn_hnf_acpi_id(dev, &id) :
+					cmn_hnf_of_id(dev, &id);
 	if (ret)
 		return ret;
 
@@ -166,12 +164,14 @@ static int cmn_hnf_claim_name(struct platform_device *pdev,
 					(void *)(unsigned long)id);
 }
 
-/* Kernels before 5.14 route the line through a hint: clear it (compat.h) */
+/* Kernels before 5.14 route the lines through a hint: clear it (compat.h) */
 static void cmn_hnf_irq_unhint(void *data)
 {
-	struct cmn_hnf_irq *ci = data;
+	struct cmn_hnf *cmn = data;
+	unsigned int i;
 
-	cmn_hnf_irq_clear_affinity(ci->irq);
+	for (i = 0; i < cmn->num_irqs; i++)
+		cmn_hnf_irq_clear_affinity(cmn->irqs[i].irq);
 }
 
 /*
@@ -220,12 +220,9 @@ static int cmn_hnf_request_irqs(struct device *dev, struct cmn_hnf *cmn)
 		if (ret)
 			return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
 					     cmn->irqs[i].irq);
-		/* devres runs this before the line's free_irq() */
-		ret = devm_add_action_or_reset(dev, cmn_hnf_irq_unhint, &cmn->irqs[i]);
-		if (ret)
-			return ret;
 	}
-	return 0;
+	/* devres runs this before the lines' free_irq(); publish routes them */
+	return devm_add_action_or_reset(dev, cmn_hnf_irq_unhint, cmn);
 }
 
 static void cmn_hnf_quiesce(void *data)
@@ -233,7 +230,7 @@ static void cmn_hnf_quiesce(void *data)
 	struct cmn_hnf *cmn = data;
 
 	hrtimer_cancel(&cmn->poll);
-	cmn_hnf_hw_quiesce(cmn);
+	cmn_hnf_hw_reset(cmn, false);
 }
 
 /*
@@ -321,7 +318,7 @@ static int cmn_hnf_probe(struct platform_device *pdev)
 	if (!ret)
 		ret = cmn_hnf_discover_mesh(cmn);
 	if (!ret)
-		ret = cmn_hnf_claim_name(pdev, cmn);
+		ret = cmn_hnf_claim_name(cmn);
 	if (!ret)
 		ret = cmn_hnf_find_irqs(pdev, cmn);
 	if (ret)
@@ -332,7 +329,7 @@ static int cmn_hnf_probe(struct platform_device *pdev)
 	ret = devm_add_action(dev, cmn_hnf_quiesce, cmn);
 	if (ret)
 		return ret;
-	cmn_hnf_hw_init(cmn);
+	cmn_hnf_hw_reset(cmn, true);
 	ret = cmn_hnf_request_irqs(dev, cmn);
 	if (!ret)
 		ret = cmn_hnf_publish(cmn);

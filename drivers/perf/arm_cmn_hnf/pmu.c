@@ -164,11 +164,11 @@ static unsigned int cmn_hnf_confirm(struct cmn_hnf *cmn, int idx, unsigned int n
 /* The sum of GLOBAL counter @c's 16-bit DTM counters in @s */
 static u32 cmn_hnf_local_sum(const struct cmn_hnf_ctr *c, const struct cmn_hnf_sample *s)
 {
-	unsigned int i;
+	u64 xps;
 	u32 sum = 0;
 
-	for (i = 0; i < c->nxps; i++)
-		sum += cmn_hnf_fields_sum(s->xp[c->xp[i]], c->fields[i]);
+	for (xps = c->xps; xps; xps &= xps - 1)
+		sum += cmn_hnf_fields_sum(s->xp[__ffs64(xps)], c->fields[__ffs64(xps)]);
 	return sum;
 }
 
@@ -264,33 +264,20 @@ static bool cmn_hnf_member(struct cmn_hnf *cmn, struct perf_event *event)
  * group at once and the others find their event up to date: every member
  * is read at one instant, in the fewest register accesses.
  */
-/* Account @event's share of cmn->sample */
-static void cmn_hnf_account_event(struct cmn_hnf *cmn, struct perf_event *event)
-{
-	local64_add(cmn_hnf_account(cmn, &cmn->sample, event->hw.idx), &event->count);
-}
-
 static void cmn_hnf_read_group(struct cmn_hnf *cmn, struct perf_event *leader)
 {
-	struct cmn_hnf_sample *s = &cmn->sample;
+	int idx[CMN_HNF_CYCLES + 1 + CMN_HNF_MAX_XPS];	/* each counter once */
 	struct perf_event *sib;
 	unsigned long flags;
+	unsigned int n = 0;
 
 	local_irq_save(flags);
-	s->pairs = 0;
-	s->xps = 0;
-	s->cycles = false;
 	if (cmn_hnf_member(cmn, leader))
-		cmn_hnf_want(cmn, s, leader->hw.idx);
+		idx[n++] = leader->hw.idx;
 	for_each_sibling_event(sib, leader)
 		if (cmn_hnf_member(cmn, sib))
-			cmn_hnf_want(cmn, s, sib->hw.idx);
-	cmn_hnf_hw_sample(cmn, s);
-	if (cmn_hnf_member(cmn, leader))
-		cmn_hnf_account_event(cmn, leader);
-	for_each_sibling_event(sib, leader)
-		if (cmn_hnf_member(cmn, sib))
-			cmn_hnf_account_event(cmn, sib);
+			idx[n++] = sib->hw.idx;
+	cmn_hnf_update(cmn, idx, n);
 	local_irq_restore(flags);
 }
 
@@ -460,27 +447,22 @@ static void cmn_hnf_program_global(struct cmn_hnf *cmn, unsigned int g)
 	const struct cmn_hnf_topology *topo = cmn->topo;
 	struct cmn_hnf_ctr *c = &cmn->ctr[g];
 	const struct cmn_hnf_place *p = &c->place;
-	unsigned int h, i, k, xp;
-	u8 at[CMN_HNF_MAX_XPS];
+	unsigned int h, k, xp;
+	u64 xps;
 
-	c->nxps = 0;
 	c->xps = 0;
+	memset(c->fields, 0, sizeof(c->fields));
 	for (h = p->first; h < p->first + p->count; h++) {
 		xp = topo->hnf[h].xp;
 		k = p->ctr[h];
 		cmn->dtm[xp] = cmn_hnf_dtm_pair(cmn->dtm[xp], k, g,
 						cmn_hnf_input_sel(topo->hnf[h].port,
 								  topo->hnf[h].dev, p->slot[h]));
-		if (!(c->xps & BIT_ULL(xp))) {
-			c->xps |= BIT_ULL(xp);
-			at[xp] = c->nxps;
-			c->xp[c->nxps] = xp;
-			c->fields[c->nxps++] = 0;
-		}
-		c->fields[at[xp]] |= BIT(k);
+		c->xps |= BIT_ULL(xp);
+		c->fields[xp] |= BIT(k);
 	}
-	for (i = 0; i < c->nxps; i++)
-		cmn_hnf_hw_dtm(cmn, c->xp[i]);
+	for (xps = c->xps; xps; xps &= xps - 1)
+		cmn_hnf_hw_dtm(cmn, __ffs64(xps));
 }
 
 static int cmn_hnf_event_add(struct perf_event *event, int flags)
@@ -538,7 +520,8 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 	struct cmn_hnf_place *p = &cmn->place;
 	struct cmn_hnf_local *l;
 	struct cmn_hnf_ctr *c;
-	unsigned int h, i, xp;
+	unsigned int h, xp;
+	u64 xps;
 
 	if (idx == CMN_HNF_IDX_NONE)
 		return;
@@ -560,9 +543,8 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 			xp = topo->hnf[h].xp;
 			cmn->dtm[xp] = cmn_hnf_dtm_unpair(cmn->dtm[xp], c->place.ctr[h]);
 		}
-		for (i = 0; i < c->nxps; i++)
-			cmn_hnf_hw_dtm(cmn, c->xp[i]);
-		c->nxps = 0;
+		for (xps = c->xps; xps; xps &= xps - 1)
+			cmn_hnf_hw_dtm(cmn, __ffs64(xps));
 		cmn_hnf_free(&cmn->alloc, topo, &c->sel, &c->place);
 		c->event = NULL;
 	}
@@ -769,8 +751,9 @@ int cmn_hnf_cpu_offline(unsigned int cpu, struct hlist_node *node)
 
 	if (cpu != cmn->cpu)
 		return 0;
-	target = cmn_hnf_cpumask_any_and_but(cpumask_of_node(dev_to_node(cmn->dev)),
-					     cpu_online_mask, cpu);
+	for_each_cpu_and(target, cpumask_of_node(dev_to_node(cmn->dev)), cpu_online_mask)
+		if (target != cpu)
+			break;
 	if (target >= nr_cpu_ids)
 		target = cpumask_any_but(cpu_online_mask, cpu);
 	if (target < nr_cpu_ids)
@@ -784,7 +767,7 @@ static void cmn_hnf_stop_fn(void *data)
 	struct cmn_hnf *cmn = data;
 
 	cmn->dead = true;
-	cmn_hnf_hw_quiesce(cmn);
+	cmn_hnf_hw_reset(cmn, false);
 }
 
 void cmn_hnf_stop_all(struct cmn_hnf *cmn)

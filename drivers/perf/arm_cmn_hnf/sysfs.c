@@ -1,19 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm_cmn_hnf sysfs: the attribute groups of the PMU device
- * (/sys/bus/event_source/devices/arm_cmn_hnf_<n>/).
- *
- *   events/	one alias per entry of the event table (event_table.h),
- *		plus <name>.scale and <name>.unit where the table has them,
- *		and dtc_cycles
- *   format/	printed from the CMN_HNF_CONFIG_* masks of logic.h
- *   cpumask	the CPU that counts this mesh
- *   identifier	part number and revision, "%03x%02x" as arm-cmn prints it
- *   mesh	"<x> <y>" dimensions of the mesh
- *   dtcs	number of DTCs (counter domains)
- *   hnfs	table of the HN-Fs: one header line, then one line per HN-F,
- *		"<logical_id> 0x<node_id> <xp_x> <xp_y> <port> <dev>", the node
- *		id being what config nodeid takes with bynodeid=1
+ * arm_cmn_hnf sysfs: the attribute groups of the PMU device, events/ (one
+ * alias per entry of event_table.h, with .scale and .unit where it has
+ * them, and dtc_cycles), format/, cpumask, identifier and the topology
+ * files. The ABI: Documentation/ABI/testing/sysfs-bus-event_source-devices-arm_cmn_hnf.
  */
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
@@ -119,9 +109,8 @@ static umode_t cmn_hnf_event_is_visible(struct kobject *kobj,
 	struct cmn_hnf_event_attr *ea =
 		container_of(attr, struct cmn_hnf_event_attr, attr.attr);
 
-	if (ea->file == CMN_HNF_FILE_SCALE && !ea->scale[0])
-		return 0;
-	if (ea->file == CMN_HNF_FILE_UNIT && !ea->unit[0])
+	if ((ea->file == CMN_HNF_FILE_SCALE && !ea->scale[0]) ||
+	    (ea->file == CMN_HNF_FILE_UNIT && !ea->unit[0]))
 		return 0;
 	if (ea->file != CMN_HNF_FILE_CYCLES &&
 	    ea->eventid == CMN_HNF_EVENT_SNP_SENT_UNTRK &&
@@ -186,34 +175,20 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(cpumask);
 
-static ssize_t identifier_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	struct cmn_hnf *cmn = cmn_hnf_from_dev(dev);
+/* A file of the mesh's topology: one line, @fmt of @topo's fields */
+#define CMN_HNF_TOPO_ATTR(_name, _fmt, ...)					\
+static ssize_t _name##_show(struct device *dev,					\
+			    struct device_attribute *attr, char *buf)		\
+{										\
+	const struct cmn_hnf_topology *topo = cmn_hnf_from_dev(dev)->topo;	\
+										\
+	return sysfs_emit(buf, _fmt "\n", __VA_ARGS__);				\
+}										\
+static DEVICE_ATTR_RO(_name)
 
-	return sysfs_emit(buf, "%03x%02x\n", cmn->topo->part,
-			  cmn->topo->revision);
-}
-static DEVICE_ATTR_RO(identifier);
-
-static ssize_t mesh_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	struct cmn_hnf *cmn = cmn_hnf_from_dev(dev);
-
-	return sysfs_emit(buf, "%u %u\n", cmn->topo->mesh_x,
-			  cmn->topo->mesh_y);
-}
-static DEVICE_ATTR_RO(mesh);
-
-static ssize_t dtcs_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	struct cmn_hnf *cmn = cmn_hnf_from_dev(dev);
-
-	return sysfs_emit(buf, "%u\n", cmn->topo->num_dtcs);
-}
-static DEVICE_ATTR_RO(dtcs);
+CMN_HNF_TOPO_ATTR(identifier, "%03x%02x", topo->part, topo->revision);
+CMN_HNF_TOPO_ATTR(mesh, "%u %u", topo->mesh_x, topo->mesh_y);
+CMN_HNF_TOPO_ATTR(dtcs, "%u", topo->num_dtcs);
 
 /* At most 128 lines of about 24 characters: well inside one page */
 static ssize_t hnfs_show(struct device *dev, struct device_attribute *attr,
