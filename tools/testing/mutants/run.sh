@@ -287,14 +287,16 @@ for m in "${sel[@]}"; do
 			log "mutants: $m: $label"
 			rc=0
 			timed "mutants: $m" run_spec "$src" "${RUN[$s]}" "$out" || rc=$?
-			[ "$rc" = 0 ] || log "mutants: $m: exit $rc ($out.err)"
 			V_KIND+=("${RUN[$s]%% *}")
 			V_NAMES+=("${NAMES[$s]}")
 			V_OUT+=("$out")
 			V_LABEL+=("$label")
 			# a broken mutant: no use in running it again
 			judge_run "${RUN[$s]%% *}" "${NAMES[$s]}" "$out"
-			[ "$JR_STATE" != error ] || break 2
+			if [ "$JR_STATE" = error ]; then
+				log "mutants: $m: exit $rc ($out.err)"
+				break 2
+			fi
 		done
 	done
 	rc=0

@@ -8,7 +8,10 @@
 # only elsewhere or not at all survives, each repeat must kill, a broken
 # run is an error; every patch's Kill: and Repeat: lines are valid, every
 # KUnit name they give is a case of kunit/manifest and every e2e script
-# they run exists.
+# they run exists. Then run.sh itself on a copy of the tree whose e2e.sh
+# and KUnit run.sh are fakes printing planted results, with made-up
+# mutants: the baselines it makes, Repeat: repeating e2e runs only, and
+# its verdict and summary lines.
 #
 # Result lines "PASS: harness/mutants/<name>" / "FAIL: harness/mutants/<name>:
 # <why>" on stdout (make check stage "harness"). Exit status 0 only if all
@@ -198,5 +201,75 @@ for p in "$TESTING"/mutants/[0-9]*.patch; do
 		bad "header/$m" "$why"
 	fi
 done
+
+# ---- run.sh itself, on a copy of the tree whose e2e.sh and KUnit run.sh
+# are fakes: baseline runs, repeats of e2e runs only, the verdict lines ----
+R=$T/tree
+S=$T/state
+mkdir -p "$R" "$S"
+rsync -a --exclude=.git --exclude='*.o' --exclude='*.ko' "$REPO/" "$R/"
+rm -f "$R"/tools/testing/mutants/[0-9]*.patch
+# the fake: no planted file = the unpatched tree, which passes; else the
+# next planted output of that mutant ($S/<mutant>.<n>)
+cat > "$R/tools/testing/vm/e2e.sh" <<'FAKE'
+#!/bin/bash
+d=$(cd "$(dirname "$0")/../../.." && pwd)/drivers/perf/arm_cmn_hnf
+echo "${KIND:-e2e} ${TESTS:-} ${MESH:-}" >> "$FAKE_STATE/calls"
+m=$(cd "$d" && ls mut-* 2>/dev/null) || { echo "PASS: e2e/6.12/dt/${MESH:-x}/ok"; exit 0; }
+n=$(( $(cat "$FAKE_STATE/$m.n" 2>/dev/null || echo 0) + 1 ))
+echo $n > "$FAKE_STATE/$m.n"
+cat "$FAKE_STATE/$m.$n"
+FAKE
+sed 's/^echo "\${KIND:-e2e}/KIND=kunit; &/' "$R/tools/testing/vm/e2e.sh" > "$R/tools/testing/kunit/run.sh"
+chmod +x "$R/tools/testing/vm/e2e.sh" "$R/tools/testing/kunit/run.sh"
+# mkmut NAME HEADER-LINE...: a mutant that adds drivers/.../mut-NAME
+mkmut() {
+	local n=$1
+	shift
+	{
+		echo "Mutant: $n"
+		printf '%s\n' "$@"
+		printf '%s\n' "diff --git a/drivers/perf/arm_cmn_hnf/mut-$n b/drivers/perf/arm_cmn_hnf/mut-$n" \
+			"new file mode 100644" "--- /dev/null" "+++ b/drivers/perf/arm_cmn_hnf/mut-$n" \
+			"@@ -0,0 +1 @@" "+$n"
+	} > "$R/tools/testing/mutants/$n.patch"
+}
+E=e2e/6.12/dt/default
+mkmut 01-a "Kill: e2e TESTS=41-hnf-race MESH=default race/*" \
+	"Kill: kunit arm_cmn_hnf_counter.cmn_hnf_test_counter_racing" "Repeat: 3"
+for i in 1 2 3; do echo "FAIL: $E/race/monotonic: down" > "$S/mut-01-a.$i"; done
+echo "FAIL: kunit/arm_cmn_hnf_counter.cmn_hnf_test_counter_racing: 1 != 2" > "$S/mut-01-a.4"
+mkmut 02-b "Kill: e2e TESTS=41-hnf-race MESH=default race/*" "Repeat: 2"
+echo "FAIL: $E/race/monotonic: down" > "$S/mut-02-b.1"
+printf '%s\n' "PASS: $E/race/monotonic" "FAIL: $E/boot: WARNING: x" > "$S/mut-02-b.2"
+mkmut 03-c "Kill: e2e TESTS=35-hnf-errno MESH=default perfcore_exclude_*"
+printf '%s\n' "PASS: $E/perfcore_exclude_user" "FAIL: $E/sampling: 0" > "$S/mut-03-c.1"
+st=0
+out=$(FAKE_STATE=$S CMN_HNF_CACHE=$T/cache "$R/tools/testing/mutants/run.sh" 2> "$T/run.err" 3>&2) || st=$?
+want="mutant 01-a: killed by $E/race/monotonic, kunit/arm_cmn_hnf_counter.cmn_hnf_test_counter_racing
+mutant 02-b: SURVIVED (not killed by: e2e TESTS=41-hnf-race MESH=default (run 2 of 2); failed elsewhere: $E/boot)
+mutant 03-c: SURVIVED (failed elsewhere: $E/sampling)
+1 killed, 2 survived"
+if [ "$st" != 0 ] && [ "$(grep -v '^    ' <<< "$out")" = "$want" ]; then
+	ok runner/verdicts
+else
+	bad runner/verdicts "exit $st, printed: $(tr '\n' '|' <<< "$out") $(tail -n 3 "$T/run.err" | tr '\n' '|')"
+fi
+# the baselines: one boot for the runs that differ only in TESTS, one
+# KUnit run; then 01-a: three e2e runs, one KUnit run; 02-b: two; 03-c: one
+wantc="e2e 41-hnf-race 35-hnf-errno default
+kunit
+e2e 41-hnf-race default
+e2e 41-hnf-race default
+e2e 41-hnf-race default
+kunit
+e2e 41-hnf-race default
+e2e 41-hnf-race default
+e2e 35-hnf-errno default"
+if [ "$(sed 's/ *$//' "$S/calls" 2>/dev/null)" = "$wantc" ]; then
+	ok runner/repeats
+else
+	bad runner/repeats "runs made: $(tr '\n' '|' < "$S/calls" 2>/dev/null)"
+fi
 
 exit $rc
