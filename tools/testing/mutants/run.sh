@@ -14,14 +14,14 @@
 #   Repeat: <N>
 #
 # Each "Kill:" line is the smallest run of one test that must see the bug,
-# and the results of that run that must fail; a header may have several
+# and the results of that run of which one must fail; a header may have several
 # (a bug two tests must each catch), and every one of them must kill the
 # mutant. "kunit" runs `make kunit` (6.12 KUnit kernel), "e2e ..." runs
 # `make e2e` with those variables (KERNEL=6.12 FW=dt unless given; a
 # relative E2E_EXTRA is taken from the repository root).
 #
-# The words after the run (at least one) name the results that must fail,
-# as shell globs:
+# The words after the run (at least one) name those results, as shell
+# globs:
 #   kunit: <suite>.<case> (result "kunit/<suite>.<case>"), or <suite> for
 #           any case of the suite, e.g.
 #           "Kill: kunit arm_cmn_hnf_counter.cmn_hnf_test_counter_racing"
