@@ -6,7 +6,10 @@
 #   lint                 tools/testing/build/lint.sh
 #   harness              tools/testing/vm/selftest.sh (the e2e verdict,
 #                        result manifest and e2e plan on planted logs and
-#                        listings, no boot) and tools/testing/build/
+#                        listings, no boot), tools/testing/mutants/
+#                        selftest.sh (make mutants' verdict on planted
+#                        result files, the mutants' Kill: lines) and
+#                        tools/testing/build/
 #                        coldpath.sh (every set-up script's first-time
 #                        path, against an empty cache, with fakes;
 #                        10000 random meshes through the model's parser)
@@ -330,9 +333,10 @@ for st in $STAGES; do
 	lint)
 		run_stage lint "$TESTING/build/lint.sh" ;;
 	harness)
-		# both scripts, whatever the first one's status
-		run_stage harness bash -c '"$0"; a=$?; "$1" && [ $a = 0 ]' \
-			"$TESTING/vm/selftest.sh" "$TESTING/build/coldpath.sh" ;;
+		# every script, whatever the others' status
+		run_stage harness bash -c '"$0"; a=$?; "$1"; b=$?; "$2" && [ $a = 0 ] && [ $b = 0 ]' \
+			"$TESTING/vm/selftest.sh" "$TESTING/mutants/selftest.sh" \
+			"$TESTING/build/coldpath.sh" ;;
 	tools)
 		if [ -f "$REPO/tools/cmn-hnf/Makefile" ]; then
 			# in a copy: the work tree stays clean

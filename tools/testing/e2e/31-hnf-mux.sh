@@ -23,16 +23,19 @@
 #                           d raw * d enabled / d running, within 1% of the
 #                           events produced while the mesh counted in that
 #                           event's window: the source's rate times the
-#                           cycles a pinned dtc_cycles event counted, in
-#                           proportion to the event's enabled time
+#                           cycles DTC0 counted in the window by the
+#                           model's clock (DTC0's active_cycles in
+#                           meshN/counters, never a count the driver
+#                           gives), in proportion to the event's enabled
+#                           time against the window's (the enabled time of
+#                           a pinned dtc_cycles event, which never rotates)
 #   mux<m>_rotated          some events ran less than they were enabled
 #   mux<m>_premise          see below
 # The measurement window is two reads of every event SECS apart, away from
 # the start and the end, where perf reschedules every event as each one is
-# enabled or disabled. DTC0's cycle counter runs exactly while the PMU is
-# enabled, so the pinned dtc_cycles also measures the share of the window
-# during which the driver kept the PMU disabled to reprogram it (as does
-# DTC0's active_cycles in meshN/counters). Perf's
+# enabled or disabled. DTC0 counts exactly while the PMU is enabled, so
+# its active_cycles also measure the share of the window during which the
+# driver kept the PMU disabled to reprogram it. Perf's
 # scaling assumes running time is counting time; that share is the error
 # it then makes, and under TCG a rotation of 32 HN-Fs takes milliseconds.
 # So the rotation interval starts at 100 ms and is made longer (400 ms,
@@ -74,13 +77,17 @@ counted() {
 }
 
 # reference MESH EVENTID DENA: events of EVENTID produced while the mesh
-# counted, over an enabled time of DENA ns (line 1 of w.out: the pinned
-# dtc_cycles, "raw ena run draw dena drun")
+# counted, over an enabled time of DENA ns: the cycles DTC0 counted in the
+# window by the model's clock (the last line of w.out, "model <d cycles>
+# <d active cycles>"), times DENA over the window's enabled time (line 1
+# of w.out, the pinned dtc_cycles: "raw ena run draw dena drun"), times
+# the rates set for EVENTID (per 1000 cycles)
 reference() {
-	local c
+	local a c
+	a=$(sed -n 's/^model [0-9]* \([0-9]*\)$/\1/p' "$LC_TMP/w.out")
 	# shellcheck disable=SC2046 # word splitting wanted
 	set -- "$1" "$2" "$3" $(head -n 1 "$LC_TMP/w.out")
-	c=$(cmn-perf u64 muldiv "$7" "$3" "$8")
+	c=$(cmn-perf u64 muldiv "${a:-0}" "$3" "$8")
 	cmn-perf u64 muldiv "$(lc_sum_rates "$1" "$2")" "$c" 1000
 }
 
@@ -140,7 +147,7 @@ run_mesh() {
 			return 1
 		fi
 		off=$OFF
-		note "rotation every $ms ms, ${secs} s: the PMU did not count $off ppm of the window ($(head -n 1 "$LC_TMP/w.out"))"
+		note "rotation every $ms ms, ${secs} s: the PMU did not count $off ppm of the window (dtc_cycles: $(head -n 1 "$LC_TMP/w.out"); $(tail -n 1 "$LC_TMP/w.out"))"
 		[ "$off" -gt 5000 ] || break
 	done
 	echo 100 > "$LC_PMUS/$pmu/perf_event_mux_interval_ms"

@@ -4,6 +4,7 @@
 # subset-fw: dt
 # timeout: 300
 # results: 26
+# skip: corrupt_fw_nodeid_mismatch/armcmn if mismatch_armcmn == "oob"
 #
 # Broken firmware / configuration space (the model's fault= parameter; the
 # model is reloaded with each fault in turn, the driver probed each time):
@@ -24,14 +25,33 @@
 #                           not match the XP it hangs off is counted exactly
 #                           (bynodeid and aggregated: the driver records the
 #                           parent XP during discovery);
-#                           corrupt_fw_nodeid_mismatch/armcmn: upstream
-#                           arm-cmn derives the XP from the node id and
-#                           programs the DTM of the XP the id names, where
-#                           nothing feeds that port/device slot: it must
-#                           count 0 (lc_armcmn_pred_zero). Not so on a 2x1
-#                           mesh, where the false id decodes with one bit
-#                           to an XP index beyond the mesh and arm-cmn
-#                           counted the truth (issue 23: not predicted yet)
+#   corrupt_fw_nodeid_mismatch/armcmn  the stock arm-cmn on the same
+#                           image, bynodeid on the false id. arm-cmn takes
+#                           the node's XP from its node id, never from the
+#                           XP it hangs off: xps[mesh_x * y + x], x and y
+#                           decoded with the running kernel's coordinate
+#                           width (lib-armcmn.sh: the CMN-600 rule on 5.10,
+#                           fls((mesh_x - 1) | (mesh_y - 1)) on 6.1, 6.12
+#                           and 7.2), port and device below them
+#                           (lc_armcmn_decode, the decode the 2x2_nodeid
+#                           cases of 20-armcmn-crosscheck use). Where that
+#                           index lands decides what arm-cmn counts:
+#                             another XP: it programs that XP's DTM to
+#                             count a port/device slot nothing feeds: 0
+#                             (lc_armcmn_pred_zero);
+#                             the HN-F's own XP, same port and device:
+#                             exactly the truth (no width and mesh size
+#                             gives that with the model's false id, which
+#                             names the next XP);
+#                             past the end of its XP array (1x1 on every
+#                             kernel; on 6.1, 6.12 and 7.2 an HN-F at (0,0)
+#                             of a 2x1 mesh or at (0,1) of a 2x2 mesh,
+#                             whose false X=1 decodes with one bit to X=2:
+#                             xps[2] of 2, xps[4] of 4): an out-of-bounds
+#                             read inside arm-cmn, whatever the memory
+#                             after its XPs holds; arm-cmn is not loaded
+#                             and the case is SKIP (manifest fact
+#                             mismatch_armcmn "oob")
 #   garbage_counters/...    counters that start with garbage: no crash, and
 #                           the counts are still exact (armcmn/garbage_counters:
 #                           the stock driver on the same image, as evidence,
@@ -118,19 +138,30 @@ if up nodeid_mismatch && lc_pmu_wait "$P"; then
 			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
 			print lid, $3, $4, $5, $6 }' /etc/cmn/mesh | sort -n | head -n 1)
 	x=$2 y=$3 p=$4 d=$5
+	own=$((y * xd + x))
 	if [ "$xd" -gt 1 ]; then x=$(( (x + 1) % xd )); elif [ "$yd" -gt 1 ]; then y=$(( (y + 1) % yd )); else x=1; fi
 	bad=$(printf '0x%x' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d )))
 	note "mismatched HN-F reports node id $bad; HN-Fs in truth: $(lc_hnfs 0 | tr '\n' ' ')"
 	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss,bynodeid=1,nodeid=$bad/|slc_miss|$bad"
 	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss/|slc_miss|*"
 	rmmod arm_cmn_hnf
-	modprobe arm-cmn
-	if lc_pmu_wait "$C"; then
+	# where the stock arm-cmn of this kernel puts the false id (its
+	# coordinate width from the table; 20-armcmn-crosscheck checks that
+	# table against the width arm-cmn logs)
+	# shellcheck disable=SC2046 # word splitting wanted
+	set -- $(lc_armcmn_decode 0 "$bad")
+	note "arm-cmn ($(armcmn_kernel), $(lc_armcmn_bits 0)-bit coordinates) decodes $bad to XP index $1 of $((xd * yd)), port $2, device $3; the HN-F is on XP index $own, port $p, device $d"
+	if [ "$1" -ge $((xd * yd)) ]; then
+		skip corrupt_fw_nodeid_mismatch/armcmn "arm-cmn would read xps[$1] of $((xd * yd)) XPs for node id $bad: an out-of-bounds read inside arm-cmn, undefined"
+	elif ! modprobe arm-cmn || ! lc_pmu_wait "$C"; then
+		fail corrupt_fw_nodeid_mismatch/armcmn "stock arm-cmn did not register on this image"
+	elif [ "$1 $2 $3" = "$own $p $d" ]; then
+		LC_NAME=corrupt_fw_nodeid_mismatch/armcmn lc_batch_check - "$C" 0 $N \
+			"$C/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
+	else
 		LC_PREDICT=lc_armcmn_pred_zero LC_NAME=corrupt_fw_nodeid_mismatch/armcmn \
 			lc_batch_check - "$C" 0 $N \
 			"$C/hnf_cache_miss,bynodeid=1,nodeid=$bad/|hnf_cache_miss|$bad"
-	else
-		fail corrupt_fw_nodeid_mismatch/armcmn "stock arm-cmn did not register on this image"
 	fi
 	rmmod arm_cmn 2>/dev/null
 else

@@ -695,12 +695,34 @@ lc_armcmn_bits() {
 	lc_fls $(( (__x - 1) | (__y - 1) ))
 }
 
+# lc_armcmn_decode MESH NODEID [BITS]: where upstream arm-cmn puts a node
+# id, as "index port device": index = mesh_x * y + x into its XP array
+# (row-major, logical-id order; it never checks the index against the
+# number of XPs), x and y decoded with BITS (default lc_armcmn_bits) bits
+# each above the port and device fields. Port and device split as arm-cmn
+# splits them on CMN-600: 1 port bit and 2 device bits, except on a 1x1
+# mesh under the 2024 refactor (the kernels with 2x2_nodeid, and where
+# lib-armcmn.sh is not sourced), 3 port bits (6.12.117 arm-cmn.c:383-399,
+# :2383-2385).
+lc_armcmn_decode() {
+	local __x __y __ab __pb=1 __xp
+	__x=$(lc_info "$1" x)
+	__y=$(lc_info "$1" y)
+	__ab=${3:-$(lc_armcmn_bits "$1")}
+	if [ $((__x * __y)) -eq 1 ] &&
+	   ! { type armcmn_has_bug > /dev/null 2>&1 && ! armcmn_has_bug 2x2_nodeid; }; then
+		__pb=3
+	fi
+	__xp=$(($2 >> (__pb + 2)))
+	echo "$((__x * (__xp & ((1 << __ab) - 1)) + (__xp >> __ab))) $((($2 >> 2) & ((1 << __pb) - 1))) $(($2 & 3))"
+}
+
 # lc_armcmn_misplaced MESH: HN-F node ids that upstream arm-cmn attributes to
-# another XP than the one they are on (its XP index from the node id with
-# lc_armcmn_bits against the CMN-600 rule). Nothing on 1x1 (arm-cmn has a
-# special case there). LC_ARMCMN_BITS overrides the width.
+# another XP than the one they are on (its XP index, lc_armcmn_decode,
+# against the CMN-600 rule). Nothing on 1x1 (arm-cmn has a special case
+# there). LC_ARMCMN_BITS overrides the width.
 lc_armcmn_misplaced() {
-	local __x __y __b __ab __id __xp __tx __ty __ax __ay
+	local __x __y __b __ab __id __xp __tx __ty
 	__x=$(lc_info "$1" x)
 	__y=$(lc_info "$1" y)
 	[ $((__x * __y)) -gt 1 ] || return 0
@@ -709,8 +731,9 @@ lc_armcmn_misplaced() {
 	for __id in $(lc_hnfs "$1"); do
 		__xp=$((__id >> 3))
 		__tx=$((__xp >> __b)) __ty=$((__xp & ((1 << __b) - 1)))
-		__ax=$((__xp >> __ab)) __ay=$((__xp & ((1 << __ab) - 1)))
-		[ $((__ty * __x + __tx)) -eq $((__ay * __x + __ax)) ] || echo "$__id"
+		# shellcheck disable=SC2046 # word splitting wanted
+		set -- "$1" $(lc_armcmn_decode "$1" "$__id" "$__ab")
+		[ $((__ty * __x + __tx)) -eq "$2" ] || echo "$__id"
 	done
 }
 

@@ -9,14 +9,39 @@
 #
 #   Mutant: <the bug, one line>
 #   ...free text: why it is plausible, which test must kill it...
-#   Kill: kunit
-#   Kill: e2e TESTS=<names> MESH=<mesh> [KERNEL=6.12] [FW=dt] [E2E_EXTRA=<dir>]
+#   Kill: kunit <suite>[.<case>]...
+#   Kill: e2e TESTS=<names> MESH=<mesh> [KERNEL=6.12] [FW=dt] [E2E_EXTRA=<dir>] <result>...
+#   Repeat: <N>
 #
-# Each "Kill:" line is the smallest run of one test that must see the bug;
-# a header may have several (a bug two tests must each catch), and every
-# one of them must kill the mutant. "kunit" runs `make kunit` (6.12 KUnit kernel), "e2e ..." runs `make e2e`
-# with those variables (KERNEL=6.12 FW=dt unless given; a relative
-# E2E_EXTRA is taken from the repository root).
+# Each "Kill:" line is the smallest run of one test that must see the bug,
+# and the results of that run of which one must fail; a header may have several
+# (a bug two tests must each catch), and every one of them must kill the
+# mutant. "kunit" runs `make kunit` (6.12 KUnit kernel), "e2e ..." runs
+# `make e2e` with those variables (KERNEL=6.12 FW=dt unless given; a
+# relative E2E_EXTRA is taken from the repository root).
+#
+# The words after the run (at least one) name those results, as shell
+# globs:
+#   kunit: <suite>.<case> (result "kunit/<suite>.<case>"), or <suite> for
+#           any case of the suite, e.g.
+#           "Kill: kunit arm_cmn_hnf_counter.cmn_hnf_test_counter_racing"
+#   e2e:    <name>, the name the script prints (or the script's own name
+#           for its "did not finish" kind of failure, or "boot" for a
+#           kernel error), matched against the result
+#           "e2e/<kernel>/<fw>/<mesh>/<name>" without its first four
+#           components, e.g. "Kill: e2e TESTS=47-hnf-perf-uses MESH=default
+#           open_C_other stat_C_other", "ioctl/*"
+#   either: a name starting with "e2e/" or "kunit/" is matched against the
+#           whole result name
+# A run kills the mutant only if one of these results fails; its other
+# FAIL lines are "failed elsewhere" and kill nothing (a mutant can break a
+# test that is not meant to see it, or a test can fail for another reason).
+#
+# "Repeat: N" (default 1, at most 99) makes each e2e run of the mutant N
+# times, and each of the N must kill it: for a bug that a timing-dependent
+# test sees only when a race goes its way, a kill that one lucky run shows
+# is not enough. A kunit run is made once (its cases, counter_racing
+# included, simulate the races deterministically).
 #
 # The work tree (without .git) is copied once to
 # $CMN_HNF_CACHE/out/mutants/<tree>/orig/, and from there to
@@ -32,21 +57,27 @@
 # incremental builds (kept per source tree) rebuild exactly what the patch
 # (or its removal) touched.
 #
-# A mutant is killed when each of its runs reports at least one FAIL line. A
-# patch that does not apply, a mutant that does not build, or a run that
-# reports nothing is an error (a broken mutant), not a kill.
+# The verdict (verdict.sh, tested by selftest.sh in make check's harness
+# stage): a mutant is killed when each of its runs (repeats included)
+# reports a FAIL line of a result its Kill: line names. A patch that does
+# not apply, a mutant that does not build, or a run that reports nothing
+# is an error (a broken mutant), not a kill.
 #
-# Output (stdout): "mutant <name>: killed by <test>[, <test>...]" (the first
-# FAIL of each run), "mutant <name>: SURVIVED" (with "(not killed by:
-# <run>)" when it has several runs) or "mutant <name>: ERROR: <why>", then
-# "N killed, N survived"
-# (", N errors" when there are some). Exit status 0 only if every mutant
-# was killed. Progress and the total time go to stderr; each run's output
-# is kept in $CMN_HNF_CACHE/out/mutants/<tree>/logs/.
+# Output (stdout): "mutant <name>: killed by <result>[, <result>...]" (the
+# first killing FAIL of each run) and up to four killing FAIL lines of each
+# run, indented; "mutant <name>: SURVIVED", with in parentheses "not killed
+# by: <run>[; <run>...]" when it has several runs (a repeat is "<run> (run
+# <i> of <N>)") and "failed elsewhere: <result>, ..." when runs that did not
+# kill it failed other results; or "mutant <name>: ERROR: <why>"; then
+# "N killed, N survived" (", N errors" when there are some). Exit status 0
+# only if every mutant was killed. Progress and the total time go to
+# stderr; each run's output is kept in $CMN_HNF_CACHE/out/mutants/<tree>/logs/.
 #
 # MUTANTS=name,...   run only these (NN-name, name or NN)
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=verdict.sh
+. "$(dirname "$0")/verdict.sh"
 
 MDIR="$TESTING/mutants"
 W="$OUTD/mutants/$(printf '%s' "$REPO" | md5sum | cut -c1-8)"
@@ -85,18 +116,30 @@ kill_specs() {
 	sed -n '/^diff --git /q; s/^Kill:[[:space:]]*//p' "$MDIR/$1.patch" |
 		sed 's/[[:space:]]*$//'
 }
+# repeats NAME: the Repeat: of the mutant's header (empty if none)
+repeats() {
+	sed -n '/^diff --git /q; s/^Repeat:[[:space:]]*//p' "$MDIR/$1.patch" |
+		sed 's/[[:space:]]*$//'
+}
 
-declare -A SPEC=()
+# SPEC: the Kill: lines of each mutant; RUN, NAMES: the run and the result
+# names of each Kill: line; REP: the repeats of each mutant
+declare -A SPEC=() RUN=() NAMES=() REP=()
 for m in "${sel[@]}"; do
 	SPEC[$m]=$(kill_specs "$m")
 	[ -n "${SPEC[$m]}" ] ||
-		{ echo "mutants: $m.patch: no 'Kill:' line (kunit or e2e ...)"; exit 1; }
+		{ echo "mutants: $m.patch: no 'Kill:' line (kunit ... or e2e ...)"; exit 1; }
 	while IFS= read -r s; do
-		case $s in
-		kunit | "e2e "*) ;;
-		*) echo "mutants: $m.patch: invalid 'Kill:' line '$s' (kunit or e2e ...)"; exit 1 ;;
-		esac
+		kill_parse "$s" || { echo "mutants: $m.patch: invalid Kill: line $KP_ERR"; exit 1; }
+		RUN[$s]=$KP_RUN
+		NAMES[$s]=$KP_NAMES
 	done <<< "${SPEC[$m]}"
+	REP[$m]=$(repeats "$m")
+	case ${REP[$m]} in
+	'') REP[$m]=1 ;;
+	[1-9] | [1-9][0-9]) ;;
+	*) echo "mutants: $m.patch: invalid 'Repeat: ${REP[$m]}' (1 to 99)"; exit 1 ;;
+	esac
 done
 
 # ---- copies -------------------------------------------------------------------
@@ -142,9 +185,6 @@ run_spec() {
 		MESH_SUBSET='' "$dir/tools/testing/vm/e2e.sh" > "$out" 2> "$out.err"
 }
 
-# A FAIL line that is the build's, not a test's
-build_fail_re='^FAIL: [^ ]*/(modules-build|kernel-build|stage):'
-
 spec_key() { printf '%s' "$1" | md5sum | cut -c1-8; }
 
 # ---- baseline: every distinct run on the unpatched tree -------------------------
@@ -171,10 +211,10 @@ declare -A BASE_OK=() BASE_WHY=() BKEY=() BTESTS=()
 BORDER=()
 for m in "${sel[@]}"; do
 	while IFS= read -r s; do
-		k=$(base_key "$s")
+		k=$(base_key "${RUN[$s]}")
 		BKEY[$s]=$k
 		[ -n "${BTESTS[$k]+set}" ] || { BTESTS[$k]=""; BORDER+=("$k"); }
-		for t in $(base_tests "$s"); do
+		for t in $(base_tests "${RUN[$s]}"); do
 			case " ${BTESTS[$k]} " in *" $t "*) ;; *) BTESTS[$k]="${BTESTS[$k]} $t" ;; esac
 		done
 	done <<< "${SPEC[$m]}"
@@ -227,52 +267,45 @@ for m in "${sel[@]}"; do
 		ne=$((ne + 1))
 		continue
 	fi
-	# every run of the mutant; "by" collects the killing tests, "alive"
-	# the runs that did not kill it
-	by=
-	alive=
-	err=
-	fails=
+	# every run of the mutant, each Repeat: times, into the V_ arrays of
+	# mutant_verdict (verdict.sh)
+	V_KIND=()
+	V_NAMES=()
+	V_OUT=()
+	V_LABEL=()
 	i=0
 	for s in "${specs[@]}"; do
-		out="$LOGS/$m.out"
-		[ "$i" = 0 ] || out="$LOGS/$m.$i.out"
-		i=$((i + 1))
-		log "mutants: $m: $s"
-		rc=0
-		timed "mutants: $m" run_spec "$src" "$s" "$out" || rc=$?
-		if grep -qE "$build_fail_re" "$out" ||
-		   ! grep -qE '^(PASS|FAIL): ' "$out"; then
-			err="the mutant did not build or its run '$s' reported nothing (exit $rc; $out, $out.err)"
-			fails=$(grep -E "$build_fail_re" "$out" | head -n 3 || true)
-			break
-		fi
-		first=$(grep -m1 '^FAIL: ' "$out" || true)
-		if [ -n "$first" ]; then
-			name=${first#FAIL: }
-			by="${by:+$by, }${name%%: *}"
-			# grep -m, not grep | head: under pipefail a grep cut
-			# short by head's exit would end the whole run (SIGPIPE)
-			fails="$fails${fails:+$'\n'}$(grep -m 4 '^FAIL: ' "$out")"
-		else
-			alive="${alive:+$alive; }$s"
-		fi
+		# KUnit is deterministic: its run is made once
+		nrep=${REP[$m]}
+		[ "${RUN[$s]%% *}" = e2e ] || nrep=1
+		for ((r = 1; r <= nrep; r++)); do
+			out="$LOGS/$m.out"
+			[ "$i" = 0 ] || out="$LOGS/$m.$i.out"
+			i=$((i + 1))
+			label=${RUN[$s]}
+			[ "$nrep" = 1 ] || label="$label (run $r of $nrep)"
+			log "mutants: $m: $label"
+			rc=0
+			timed "mutants: $m" run_spec "$src" "${RUN[$s]}" "$out" || rc=$?
+			V_KIND+=("${RUN[$s]%% *}")
+			V_NAMES+=("${NAMES[$s]}")
+			V_OUT+=("$out")
+			V_LABEL+=("$label")
+			# a broken mutant: no use in running it again
+			judge_run "${RUN[$s]%% *}" "${NAMES[$s]}" "$out"
+			if [ "$JR_STATE" = error ]; then
+				log "mutants: $m: exit $rc ($out.err)"
+				break 2
+			fi
+		done
 	done
-	if [ -n "$err" ]; then
-		echo "mutant $m: ERROR: $err"
-		[ -z "$fails" ] || printf '%s\n' "$fails" | sed 's/^/    /'
-		ne=$((ne + 1))
-	elif [ -z "$alive" ]; then
-		echo "mutant $m: killed by $by"
-		printf '%s\n' "$fails" | sed 's/^/    /'
-		nk=$((nk + 1))
-	elif [ ${#specs[@]} -gt 1 ]; then
-		echo "mutant $m: SURVIVED (not killed by: $alive)"
-		ns=$((ns + 1))
-	else
-		echo "mutant $m: SURVIVED"
-		ns=$((ns + 1))
-	fi
+	rc=0
+	mutant_verdict "$m" || rc=$?
+	case $rc in
+	0) nk=$((nk + 1)) ;;
+	1) ns=$((ns + 1)) ;;
+	*) ne=$((ne + 1)) ;;
+	esac
 done
 
 # leave the copy as the work tree, not as the last mutant

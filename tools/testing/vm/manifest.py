@@ -127,18 +127,52 @@ def mesh_facts(i, m, kernel, aliases):
     per_xp = {}
     for n in hnf:
         per_xp[(n["x"], n["y"])] = per_xp.get((n["x"], n["y"]), 0) + 1
+    def nodeid(nx, ny, n):
+        """CMN-600 node id of HN-F N's port and device at XP (NX, NY)"""
+        return (nx << (3 + bits)) | (ny << 3) | (n["p"] << 2) | n["d"]
+
+    def armcmn_decode(nid, ab):
+        """(XP index, port, device) upstream arm-cmn gives node id NID
+        with AB coordinate bits: xps[mesh_x * y + x]; 3 port bits on a 1x1
+        mesh since the 2024 refactor (6.1, 6.12, 7.2), else 1 (as
+        lc_armcmn_decode in tools/testing/e2e/lib-counts.sh)"""
+        pb = 3 if x * y == 1 and kernel != "5.10" else 1
+        xp = nid >> (pb + 2)
+        return (x * (xp & ((1 << ab) - 1)) + (xp >> ab),
+                (nid >> 2) & ((1 << pb) - 1), nid & 3)
+
     def misplaced_with(ab):
         """HN-Fs a node-id decode with AB coordinate bits puts on another XP"""
         c = 0
         for n in hnf:
-            nid = (n["x"] << (3 + bits)) | (n["y"] << 3) | (n["p"] << 2) | n["d"]
-            xp = nid >> 3
-            ax, ay = xp >> ab, xp & ((1 << ab) - 1)
-            if x * y > 1 and ay * x + ax != n["y"] * x + n["x"]:
+            idx = armcmn_decode(nodeid(n["x"], n["y"], n), ab)[0]
+            if x * y > 1 and idx != n["y"] * x + n["x"]:
                 c += 1
         return c
     ab = armcmn_bits(kernel, x, y)
     misplaced = misplaced_with(ab)
+
+    def mismatch():
+        """What the stock arm-cmn makes of the node id the model's
+        nodeid_mismatch fault gives the HN-F of lowest lid (image.c: the
+        next XP in X, else in Y, X=1 on 1x1): "oob" (an index past its XP
+        array), "own" (that HN-F's XP, port and device), "other" (another
+        XP), "" without HN-Fs (36-hnf-faults.sh)"""
+        if not hnf:
+            return ""
+        lids = [(int(n["opts"].get("lid", str(k)), 0), k) for k, n in enumerate(hnf)]
+        n = hnf[min(lids)[1]]
+        fx, fy = n["x"], n["y"]
+        if x > 1:
+            fx = (fx + 1) % x
+        elif y > 1:
+            fy = (fy + 1) % y
+        else:
+            fx = 1
+        got = armcmn_decode(nodeid(fx, fy, n), ab)
+        if got[0] >= x * y:
+            return "oob"
+        return "own" if got == (n["y"] * x + n["x"], n["p"], n["d"]) else "other"
     irqs = [n["opts"].get("irq") for n in dtc
             if n["opts"].get("irq", "none") not in ("none", "defer")]
 
@@ -174,7 +208,7 @@ def mesh_facts(i, m, kernel, aliases):
         hnfs_alone=sum(1 for v in per_xp.values() if v == 1),
         dtc_hnfs=sum(1 for n in hnf if dtc_lid.get((n["x"], n["y"]), 0) > 0),
         dev23=sum(1 for n in hnf if n["d"] >= 2),
-        armcmn_bits=ab, armcmn_misplaced=misplaced,
+        armcmn_bits=ab, armcmn_misplaced=misplaced, mismatch_armcmn=mismatch(),
         # the HN-Fs upstream's fls((x - 1) | (y - 1)) rule misplaces,
         # whatever the kernel (30-hnf-counts counts them with our driver)
         fls_misplaced=misplaced_with(fls((x - 1) | (y - 1))),

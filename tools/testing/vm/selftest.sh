@@ -148,7 +148,8 @@ for e in "8x8-32hnf-4dtc|hnfs * 10 + dtcs|324" "two-mesh|sum(m.hnfs for m in mes
 	"4x2-2dtc|hnf_xp_max|2" "odd-6x5-3dtc|hnf_xp_max|4" "odd-6x5-3dtc|hnf_xp_min|1" \
 	"3x3|hnf_xp_min|1" "1x1|aliases|75" "default|aliases|77" \
 	"2x2|armcmn_misplaced|2" "4x2-2dtc|dtc_hnfs|1" "shared-irq|shared_irq|True" \
-	"multi-uid|[m.uid for m in mesh]|[3, 7, 12]"; do
+	"multi-uid|[m.uid for m in mesh]|[3, 7, 12]" "1x1|mismatch_armcmn|oob" \
+	"2x2|mismatch_armcmn|other"; do
 	IFS='|' read -r m x want <<< "$e"
 	got=$("$VM/manifest.py" eval --mesh "$MESHDIR/$m.mesh" "$x" 2>&1) || true
 	if [ "$got" = "$want" ]; then
