@@ -86,7 +86,7 @@ static void step_all(u64 cycles)
 
 enum mesh_file {
 	MF_RATE, MF_TRUTH, MF_CYCLES, MF_IRQS, MF_INFO, MF_COUNTED, MF_COUNTERS, MF_RACE,
-	MF_IRQ_FAULT, MF_ELAPSED, MF_CHANGED, MF_NR
+	MF_IRQ_FAULT, MF_ELAPSED, MF_CHANGED, MF_WINDOWED, MF_NR
 };
 
 struct mesh_file_data {
@@ -109,7 +109,7 @@ static int mesh_show(struct seq_file *s, void *unused)
 	}
 	m = model.meshes[d->index];
 	if (d->what == MF_TRUTH || d->what == MF_CYCLES || d->what == MF_COUNTED ||
-	    d->what == MF_COUNTERS || d->what == MF_ELAPSED)
+	    d->what == MF_COUNTERS || d->what == MF_ELAPSED || d->what == MF_WINDOWED)
 		cmn600_rt_sync(m);
 	switch (d->what) {
 	case MF_RATE:
@@ -145,6 +145,9 @@ static int mesh_show(struct seq_file *s, void *unused)
 	case MF_CHANGED:
 		cmn600_rt_show_changed(s, m);
 		break;
+	case MF_WINDOWED:
+		cmn600_rt_show_windowed(s, m);
+		break;
 	case MF_NR:
 		break;
 	}
@@ -154,10 +157,10 @@ out:
 }
 
 /*
- * truth is long (36 lines per HN-F), so are counted and counters: size the
- * buffer up front so that one
- * read() produces it in one pass under the lock, without seq_file growing
- * the buffer and producing it again; readers compare it with cycles.
+ * truth is long (36 lines per HN-F), so are counted, windowed and counters:
+ * size the buffer up front so that one read() produces it in one pass under
+ * the lock, without seq_file growing the buffer and producing it again;
+ * readers compare it with cycles.
  */
 #define TRUTH_BUF	(64 * 1024)
 
@@ -165,7 +168,8 @@ static int mesh_open(struct inode *inode, struct file *file)
 {
 	const struct mesh_file_data *d = inode->i_private;
 
-	if (d->what == MF_TRUTH || d->what == MF_COUNTED || d->what == MF_COUNTERS)
+	if (d->what == MF_TRUTH || d->what == MF_COUNTED || d->what == MF_COUNTERS ||
+	    d->what == MF_WINDOWED)
 		return single_open_size(file, mesh_show, inode->i_private, TRUTH_BUF);
 	return single_open(file, mesh_show, inode->i_private);
 }
@@ -392,7 +396,7 @@ static struct dentry *create_mesh_dir(unsigned int i)
 {
 	static const char * const names[MF_NR] = {
 		"rate", "truth", "cycles", "irqs", "info", "counted", "counters", "race",
-		"irq_fault", "elapsed", "changed",
+		"irq_fault", "elapsed", "changed", "windowed",
 	};
 	const struct file_operations *fops;
 	struct dentry *dir;

@@ -46,6 +46,12 @@ struct cmrt_hnf {
 	u64 truth[CMN600_RT_NR_SRC];
 	/* events produced while at least one DTM counter counted the source */
 	u64 counted[CMN600_RT_NR_SRC];
+	/*
+	 * events produced while a DTM counter counted the source on any HN-F
+	 * of the mesh: the truth of the windows an event was programmed in,
+	 * whether or not it was programmed on this HN-F
+	 */
+	u64 windowed[CMN600_RT_NR_SRC];
 	u64 chunk[CMN600_RT_NR_SRC];	/* produced during the current chunk */
 	u64 burst[CMN600_RT_NR_SRC];	/* race near_wrap: extra events, this chunk */
 	u64 counting;		/* bit s: a counter counts source s, this chunk */

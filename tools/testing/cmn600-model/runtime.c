@@ -395,12 +395,16 @@ static u64 chunk_len(struct cmn600_rt_mesh *m, u64 remaining)
 /*
  * Advance all sources by @c cycles, plus any near_wrap burst; counters get
  * the events of this chunk. A source that a planned counter counts adds
- * them to its counted total as well.
+ * them to its counted total as well; a source that a planned counter counts
+ * on any HN-F of the mesh adds them to its windowed total.
  */
 void cmrt_produce_all(struct cmn600_rt_mesh *m, u64 c)
 {
 	unsigned int i, s;
+	u64 anywhere = 0;
 
+	for (i = 0; i < m->nr_hnfs; i++)
+		anywhere |= m->hnfs[i].counting;
 	for (i = 0; i < m->nr_hnfs; i++) {
 		struct cmrt_hnf *h = &m->hnfs[i];
 
@@ -418,6 +422,8 @@ void cmrt_produce_all(struct cmn600_rt_mesh *m, u64 c)
 			h->truth[s] += q;
 			if (h->counting & BIT_ULL(s))
 				h->counted[s] += q;
+			if (anywhere & BIT_ULL(s))
+				h->windowed[s] += q;
 		}
 	}
 }
@@ -1528,14 +1534,17 @@ void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m)
 	show_locked(s, m, show_rates);
 }
 
-/* The per-source totals @counted (else truth) in the truth file's format */
-static void show_totals(struct seq_file *s, struct cmn600_rt_mesh *m, bool counted)
+enum cmrt_totals { CMRT_TRUTH, CMRT_COUNTED, CMRT_WINDOWED };
+
+/* The per-source totals @which in the truth file's format */
+static void show_totals(struct seq_file *s, struct cmn600_rt_mesh *m, enum cmrt_totals which)
 {
 	unsigned int i, e, cls;
 
 	for (i = 0; i < m->nr_hnfs; i++) {
 		struct cmrt_hnf *h = &m->hnfs[i];
-		const u64 *t = counted ? h->counted : h->truth;
+		const u64 *t = which == CMRT_COUNTED ? h->counted :
+			       which == CMRT_WINDOWED ? h->windowed : h->truth;
 
 		for (e = 1; e <= CMN600_RT_NR_EVENTS; e++) {
 			if (e != CMN600_RT_OCC_EVENT) {
@@ -1552,7 +1561,7 @@ static void show_totals(struct seq_file *s, struct cmn600_rt_mesh *m, bool count
 
 static void show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
-	show_totals(s, m, false);
+	show_totals(s, m, CMRT_TRUTH);
 }
 
 void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
@@ -1562,12 +1571,22 @@ void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m)
 
 static void show_counted(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
-	show_totals(s, m, true);
+	show_totals(s, m, CMRT_COUNTED);
 }
 
 void cmn600_rt_show_counted(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	show_locked(s, m, show_counted);
+}
+
+static void show_windowed(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	show_totals(s, m, CMRT_WINDOWED);
+}
+
+void cmn600_rt_show_windowed(struct seq_file *s, struct cmn600_rt_mesh *m)
+{
+	show_locked(s, m, show_windowed);
 }
 
 /*

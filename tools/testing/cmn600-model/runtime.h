@@ -59,6 +59,7 @@ void cmn600_rt_irq_clear(struct cmn600_rt_mesh *m);
 void cmn600_rt_show_rates(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_truth(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_counted(struct seq_file *s, struct cmn600_rt_mesh *m);
+void cmn600_rt_show_windowed(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_counters(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_race(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_show_irq_fault(struct seq_file *s, struct cmn600_rt_mesh *m);

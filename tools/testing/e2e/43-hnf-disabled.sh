@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 300
-# results: 12 + 3 * min(8, 4 // max(1, hnf_xp_max))
+# results: 12 + 9 * min(8, 4 // max(1, hnf_xp_max))
 #
 # Disabled means disabled: with the model's clock manual, events happen
 # only in steps, so each step is counted by exactly the events enabled
@@ -23,10 +23,16 @@
 #                       each interval equals the truth of the steps it
 #                       contains (the intervals, in order, split the steps,
 #                       in order, exactly)
-#   mux/<eventid>       three times more events than fit, rotated by perf
-#                       every 4 ms around many short steps: each raw count
-#                       equals the model's counted total of its source
-#                       (nothing leaks across rotation)
+#   mux/<eventid>       three times more events than fit (the first event
+#                       ids of the alias list), rotated by perf every 4 ms
+#                       around many short steps: each raw count equals the
+#                       model's counted total of its source (nothing leaks
+#                       across rotation)
+#   mux/<eventid>/truth ... and the truth of every HN-F of the mesh over the
+#                       windows in which the model counted the source on
+#                       any HN-F (mesh0/windowed)
+#   mux/<eventid>/hnfs  ... and the model counted it on every HN-F of the
+#                       mesh and on no other
 #   mux_rotated         perf did rotate (some event ran less than enabled)
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
@@ -116,18 +122,22 @@ per=$(lc_hnfs_per_xp_max 0)
 cap=$((4 / per))
 [ $cap -le 8 ] || cap=8
 want=$((3 * cap))
+# the first $want event ids of the alias list (one alias each; not the
+# cycle counter, not occupancy, which has one filter per HN-F)
+lc_list "$(lc_kind "$P")" 0 |
+	awk '$2 != "cycles" && $2 != "0x0f" && !seen[$2]++ { print $1, $2 }' |
+	head -n $want > "$LC_TMP/mux.al"
 evs='' ids=''
-for e in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 17 18 19 20 21 22 23 24 25; do
-	[ "$(echo "$ids" | wc -w)" -lt $want ] || break
-	evs="$evs $P:$e"
-	ids="$ids $e"
-done
+while read -r _ e; do
+	evs="$evs $P:$((e))"
+	ids="$ids $((e))"
+done < "$LC_TMP/mux.al"
 echo 4 > "$LC_PMUS/$P/perf_event_mux_interval_ms"
-cp "$LC_M/mesh0/counted" "$LC_TMP/k0"
+lc_totals 0 "$LC_TMP/k0"
 # shellcheck disable=SC2086 # one word per event
 cmn-perf run $evs -- "for i in \$(seq 40); do echo 150000 > $LC_M/step; sleep 0.02; done" \
 	> "$LC_TMP/mux.out" 2> "$LC_TMP/mux.err"
-cp "$LC_M/mesh0/counted" "$LC_TMP/k1"
+lc_totals 0 "$LC_TMP/k1"
 echo 100 > "$LC_PMUS/$P/perf_event_mux_interval_ms"
 note "$want events ($cap fit at once): $(tr '\n' '|' < "$LC_TMP/mux.out")"
 i=0 rotated=0
@@ -136,7 +146,9 @@ for e in $ids; do
 	# shellcheck disable=SC2046 # word splitting wanted
 	set -- $(sed -n "${i}p" "$LC_TMP/mux.out")
 	got=${1:-NA} ena=${2:-0} run=${3:-0}
-	w=$(lc_u64 sub "$(cmn-perf truth -f "$LC_TMP/k1" "$e")" "$(cmn-perf truth -f "$LC_TMP/k0" "$e")")
+	al=$(sed -n "${i}p" "$LC_TMP/mux.al" | cut -d' ' -f1)
+	w=$(lc_u64 sub "$(cmn-perf truth -f "$LC_TMP/k1.counted" "$e")" \
+		"$(cmn-perf truth -f "$LC_TMP/k0.counted" "$e")")
 	[ "$run" -lt "$ena" ] && rotated=$((rotated + 1))
 	if ! is_uint "$got"; then
 		fail "mux/$e" "no count: $(cat "$LC_TMP/mux.err")"
@@ -145,6 +157,8 @@ for e in $ids; do
 	else
 		fail "mux/$e" "raw count $got, counted by the hardware $w (ran $run of $ena ns)"
 	fi
+	lc_truth_exact "mux/$e/truth" "$got" "$P" "$al" '*' "$LC_TMP/k0.windowed" "$LC_TMP/k1.windowed"
+	lc_counted_hnfs "mux/$e/hnfs" 0 "$P" "$al" '*' "$LC_TMP/k0.counted" "$LC_TMP/k1.counted"
 done
 check_range mux_rotated "$rotated" 1 "$want"
 finish

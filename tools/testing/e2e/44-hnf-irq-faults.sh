@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc faults/4x2-2dtc-dtc1-noirq
 # timeout: 180
-# results: 4 if any(m.noirq for m in mesh) else 6 + dtcs
+# results: 4 if any(m.noirq for m in mesh) else 8 + dtcs
 #
 # Interrupt faults (the model's irq_fault file, see
 # Documentation/cmn600-model.rst):
@@ -24,6 +24,11 @@
 #                           stopped, every DTC's pmovsr reads clear
 #   irqoff/exact            ... and the event, disabled and read, counted
 #                           exactly what the model counted
+#   irqoff/truth            ... and exactly the truth of every HN-F of the
+#                           mesh (the event, sf_evictions from the alias
+#                           list, was enabled all the time the clock ran)
+#   irqoff/hnfs             ... and the model counted it on every HN-F of
+#                           the mesh and on no other
 # On a mesh file whose firmware leaves a DTC's interrupt out (irq=none,
 # e.g. faults/4x2-2dtc-dtc1-noirq):
 #   noirq/probe_refused     no PMU registers
@@ -105,15 +110,17 @@ done
 lc_batch_check spurious/counts $P 0 300000 "$P/slc_miss/|slc_miss|*" "$P/dtc_cycles/|dtc_cycles|*"
 
 lc_set_rates 0
-lc_rate 0 "node=* event=7 rate=4294967295"
+AL=sf_evictions
+EV=$(lc_alias "$P" $AL | cut -d' ' -f1)
+lc_rate 0 "node=* event=$EV rate=4294967295"
 echo 100000 > "$LC_M/freq_mhz"
-cp "$LC_M/mesh0/counted" "$LC_TMP/counted0"
-cmn-perf run -D "$P:7" -- "echo 'free constant' > $LC_M/clock; sleep 0.3
+lc_totals 0 "$LC_TMP/t0"
+cmn-perf run -D "$P:$EV" -- "echo 'free constant' > $LC_M/clock; sleep 0.3
 	echo 'off dtc=0 ms=300' > $LC_M/mesh0/irq_fault; sleep 0.3
 	echo manual > $LC_M/clock; sleep 0.2
 	cat $LC_M/mesh0/counters > $LC_TMP/ctrs; cat $LC_M/mesh0/irq_fault > $LC_TMP/if" \
 	> "$LC_TMP/run.out" 2>&1
-cp "$LC_M/mesh0/counted" "$LC_TMP/counted1"
+lc_totals 0 "$LC_TMP/t1"
 l=$(grep '^dtc0 ' "$LC_TMP/if")
 note "irqoff: $l; count: $(tr '\n' ';' < "$LC_TMP/run.out")"
 case $l in
@@ -121,6 +128,8 @@ case $l in
 *) fail irqoff/reasserted "the line was not disabled once: $l" ;;
 esac
 check_eq irqoff/pmovsr "$(lc_flags_set "$LC_TMP/ctrs")" none
-lc_counted_exact irqoff/exact "$(sed -n 1p "$LC_TMP/run.out" | cut -d' ' -f1)" 7 \
-	"$LC_TMP/counted0" "$LC_TMP/counted1"
+got=$(sed -n 1p "$LC_TMP/run.out" | cut -d' ' -f1)
+lc_counted_exact irqoff/exact "$got" "$EV" "$LC_TMP/t0.counted" "$LC_TMP/t1.counted"
+lc_truth_exact irqoff/truth "$got" "$P" $AL '*' "$LC_TMP/t0.truth" "$LC_TMP/t1.truth"
+lc_counted_hnfs irqoff/hnfs 0 "$P" $AL '*' "$LC_TMP/t0.counted" "$LC_TMP/t1.counted"
 finish

@@ -11,6 +11,11 @@
 #   lc_xp_of MESH NODEID              "x y" of the XP a node id names
 #   lc_truth MESH EV [OCC|-] [NODE|*] exact truth sum (u64)
 #   lc_cycles MESH                    cycles stepped since load
+#   lc_totals MESH PREFIX             copy truth, counted, windowed
+#   lc_truth_exact NAME GOT PMU ALIAS NODE T0 T1
+#                                     count == truth of the event's HN-Fs
+#   lc_counted_hnfs NAME MESH PMU ALIAS NODE K0 K1
+#                                     HN-Fs counted == the event's HN-Fs
 #   lc_step N                         advance the model by N cycles
 #   lc_set_rates MESH                 distinct rate per HN-F, event, class
 #   lc_alias PMU NAME                 "eventid occupid type scale" of an alias
@@ -75,6 +80,68 @@ lc_counted_exact() {
 	elif ! check_eq "$1" "$2" "$__w" && is_uint "$2"; then
 		note "difference $(lc_u64 sub "$2" "$__w") (2^48 = 281474976710656)"
 	fi
+}
+
+# lc_totals MESH PREFIX: copy the mesh's truth, counted and windowed files
+# (the model's per-HN-F, per-source totals) to PREFIX.truth, PREFIX.counted
+# and PREFIX.windowed. Take it with the clock manual (no step running),
+# so that the three copies are of one moment.
+lc_totals() {
+	cp "$LC_M/mesh$1/truth" "$2.truth" &&
+		cp "$LC_M/mesh$1/counted" "$2.counted" &&
+		cp "$LC_M/mesh$1/windowed" "$2.windowed"
+}
+
+# lc_truth_exact NAME GOT PMU ALIAS NODE T0 T1: an event's count GOT equals
+# the truth of the HN-Fs the event counts (NODE: its bynodeid node, or "*":
+# every HN-F of the mesh) between T0 and T1, two copies of a mesh's truth
+# (when the event was enabled all the time between them) or of its
+# windowed file (the windows in which the event was programmed, taken
+# over every HN-F whether or not the driver programmed it), times the
+# alias's scale. The event's encoding is ALIAS's in the alias list, never
+# the driver's. Unlike lc_counted_exact it sees an HN-F the driver left
+# out, a wrong node, or a wrong event programmed on some HN-F.
+lc_truth_exact() {
+	local __w
+	# shellcheck disable=SC2046 # word splitting wanted
+	set -- "$1" "$2" "$5" "$6" "$7" $(lc_alias "$3" "$4")
+	if [ $# -ne 9 ] || [ "$8" = 3 ]; then
+		fail "$1" "no event alias $4 for $3 in the alias list"
+		return 1
+	fi
+	__w=$(cmn-perf delta "$4" "$5" "$6" "$7" "$3" "$9")
+	if [ "$__w" = 0 ]; then
+		fail "$1" "the truth did not move: void"
+	elif ! check_eq "$1" "$2" "$__w" && is_uint "$2"; then
+		note "difference $(lc_u64 sub "$2" "$__w") (2^48 = 281474976710656)"
+	fi
+}
+
+# lc_counted_hnfs NAME MESH PMU ALIAS NODE K0 K1: the HN-Fs on which the
+# model's hardware counted ALIAS's source (encoding from the alias list)
+# between K0 and K1, two copies of the mesh's counted file, are exactly the
+# HN-Fs the event counts: NODE, or "*": every HN-F of the mesh. Each must
+# produce the source meanwhile (a rate), or the check cannot see it.
+lc_counted_hnfs() {
+	local __want __got
+	# shellcheck disable=SC2046 # word splitting wanted
+	set -- "$1" "$2" "$5" "$6" "$7" $(lc_alias "$3" "$4")
+	if [ $# -ne 9 ] || [ "$8" = 3 ]; then
+		fail "$1" "no event alias $4 for $3 in the alias list"
+		return 1
+	fi
+	if [ "$3" = "*" ]; then
+		__want=$(lc_hnfs "$2" | sort | tr '\n' ' ')
+	else
+		__want="$(printf '0x%x' "$(($3))") "
+	fi
+	# a node's line for the source (class OCCUPID of 0x0f, "-": 0)
+	__got=$(awk -v ev="$(printf '0x%02x' "$6")" -v oc="$7" '
+		BEGIN { if (oc == "-") oc = (ev == "0x0f" ? 0 : "-") }
+		$2 != ev || $3 != oc { next }
+		FNR == NR { v[$1] = $4 ""; next }
+		($1 in v) && $4 "" != v[$1] { print $1 }' "$4" "$5" | sort | tr '\n' ' ')
+	check_eq "$1" "$__got" "$__want"
 }
 
 # lc_flags_set FILE: from a copy of a mesh's counters file, the DTCs whose
