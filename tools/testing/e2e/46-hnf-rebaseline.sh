@@ -3,6 +3,9 @@
 # meshes: default
 # timeout: 240
 # results: 12
+# names: model_load rebase/wraps rebase/rotated rebase/exact/1 rebase/exact/2
+# names: rebase/exact/3 rebase/exact/4 rebase/exact/5 rebase/exact/6 stopped/wraps
+# names: stopped/pmovsr stopped/exact
 #
 # A new baseline taken while an overflow flag of the event's counter is
 # still set, its interrupt not handled yet: the flag reports a wrap the
