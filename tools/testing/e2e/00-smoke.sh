@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default two-mesh
 # results: 4 + 3 * nmesh
+# names: cpus_online mesh_resolved model_load modprobe_arm_cmn
+# names: model_mesh0_base arm_cmn_0_registered arm_cmn_0_counts
+# names: model_mesh1_base arm_cmn_1_registered arm_cmn_1_counts if nmesh > 1
+# names: model_mesh[2-9]_base arm_cmn_[2-9]_registered arm_cmn_[2-9]_counts if nmesh > 2
 #
 # Smoke test of the whole guest setup, independent of our driver: the guest
 # has both CPUs, the model loads the resolved mesh, and Debian's stock

@@ -4,6 +4,16 @@
 # subset-fw: dt
 # timeout: 300
 # results: 45
+# names: model_load info cfg_type cfg_part cfg_rev cfg_children hnf_node_info
+# names: xp_port_type truth_split truth_other_nodes cycles rate_readback
+# names: rate_bad_node local_plus_global global_carried cycle_counter
+# names: event_sel_raz occupancy_class occupancy_rate combined_01 snapshot_dtm
+# names: snapshot_cycles snapshot_status cycles_wrap pmovsr_w1c irq_raised
+# names: irq_timeout_logged huge_step_seconds huge_step_truth step_limit
+# names: clock_free clock_manual free_cycles_of_time free_clock_ran_ms
+# names: free_cycles_stepped free_mc_reqs manual_stopped stream_rates
+# names: load_error_line load_error_kept load_spi_beyond_gic reload_truth
+# names: reload_regs model_unload fault_unknown
 #
 # Guest self-test of the CMN-600 model alone (no PMU driver): it programs
 # the model's registers by hand through /dev/mem (busybox devmem) the way

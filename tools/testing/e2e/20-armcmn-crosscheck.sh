@@ -5,6 +5,18 @@
 # subset-fw: dt
 # timeout: 600
 # results: 2 + sum(2 + (m.cmn_aliases + 1 if m.armcmn_misplaced == 0 else 2 + m.armcmn_misplaced) + 2 * (m.hnfs - m.armcmn_misplaced - m.armcmn_dtcbug) + (1 if m.hnfs > m.armcmn_misplaced + m.armcmn_dtcbug else 0) + m.armcmn_dtcbug for m in mesh)
+# names: model_load modprobe_arm_cmn
+# names: armcmn_registered armcmn_table armcmn/dtc_cycles
+# names: armcmn/hnf_* armcmn/wrap/hnf_cache_miss if mesh[0].armcmn_misplaced == 0
+# names: armcmn_bug_2x2_nodeid/hnf_cache_miss armcmn_bug_2x2_nodeid/hnf_cache_miss@0x* if mesh[0].armcmn_misplaced > 0
+# names: armcmn/bynodeid/hnf_cache_miss@0x* armcmn/bynodeid/hnf_qos_pocq_occupancy_write@0x* armcmn/wrap_node/hnf_cache_miss@0x* if mesh[0].hnfs > mesh[0].armcmn_misplaced + mesh[0].armcmn_dtcbug
+# names: armcmn_bug_multidtc_bynodeid/hnf_cache_miss@0x* if mesh[0].armcmn_dtcbug > 0
+# names: mesh1/armcmn_registered mesh1/armcmn_table mesh1/armcmn/dtc_cycles if nmesh > 1
+# names: mesh1/armcmn/hnf_* mesh1/armcmn/wrap/hnf_cache_miss if nmesh > 1 and mesh[1].armcmn_misplaced == 0
+# names: mesh1/armcmn_bug_2x2_nodeid/hnf_cache_miss mesh1/armcmn_bug_2x2_nodeid/hnf_cache_miss@0x* if nmesh > 1 and mesh[1].armcmn_misplaced > 0
+# names: mesh1/armcmn/bynodeid/hnf_cache_miss@0x* mesh1/armcmn/bynodeid/hnf_qos_pocq_occupancy_write@0x* mesh1/armcmn/wrap_node/hnf_cache_miss@0x* if nmesh > 1 and mesh[1].hnfs > mesh[1].armcmn_misplaced + mesh[1].armcmn_dtcbug
+# names: mesh1/armcmn_bug_multidtc_bynodeid/hnf_cache_miss@0x* if nmesh > 1 and mesh[1].armcmn_dtcbug > 0
+# names: mesh[2-9]/* if nmesh > 2
 #
 # Cross-check of the model with Debian's stock arm-cmn driver (an
 # independent implementation of the same hardware), on every mesh of the

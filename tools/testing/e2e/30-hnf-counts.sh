@@ -4,6 +4,24 @@
 # subset-fw: dt
 # timeout: 600
 # results: 2 + sum(1 + m.aliases + 3 * m.hnfs + 3 + min(3, 4 // max(1, m.hnf_xp_max)) + min(4, m.hnfs) + 1 + m.fls_misplaced + (1 if m.fls_misplaced else 0) + m.dtc_hnfs for m in mesh)
+# names: model_load modprobe_arm_cmn_hnf
+# names: registered alias/* alias/slc_miss alias/mc_bytes alias/dtc_cycles
+# names: bynodeid/slc_miss@0x* bynodeid/pocq_occupancy_write@0x* bynodeid/mc_bytes@0x*
+# names: wrap/slc_miss wrap_node/slc_miss@0x* wrap_node/pocq_occupancy_read@0x*
+# names: group/slc_miss group_bynodeid/slc_miss@0x* mc_bytes_unit
+# names: group/sf_hit if 4 // max(1, mesh[0].hnf_xp_max) >= 2
+# names: group/mc_reqs if 4 // max(1, mesh[0].hnf_xp_max) >= 3
+# names: twin_2x2_nodeid/slc_miss twin_2x2_nodeid/slc_miss@0x* if mesh[0].fls_misplaced > 0
+# names: twin_multidtc_bynodeid/slc_miss@0x* if mesh[0].dtc_hnfs > 0
+# names: mesh1/registered mesh1/alias/* mesh1/alias/slc_miss mesh1/alias/mc_bytes mesh1/alias/dtc_cycles if nmesh > 1
+# names: mesh1/bynodeid/slc_miss@0x* mesh1/bynodeid/pocq_occupancy_write@0x* mesh1/bynodeid/mc_bytes@0x* if nmesh > 1
+# names: mesh1/wrap/slc_miss mesh1/wrap_node/slc_miss@0x* mesh1/wrap_node/pocq_occupancy_read@0x* if nmesh > 1
+# names: mesh1/group/slc_miss mesh1/group_bynodeid/slc_miss@0x* mesh1/mc_bytes_unit if nmesh > 1
+# names: mesh1/group/sf_hit if nmesh > 1 and 4 // max(1, mesh[1].hnf_xp_max) >= 2
+# names: mesh1/group/mc_reqs if nmesh > 1 and 4 // max(1, mesh[1].hnf_xp_max) >= 3
+# names: mesh1/twin_2x2_nodeid/slc_miss mesh1/twin_2x2_nodeid/slc_miss@0x* if nmesh > 1 and mesh[1].fls_misplaced > 0
+# names: mesh1/twin_multidtc_bynodeid/slc_miss@0x* if nmesh > 1 and mesh[1].dtc_hnfs > 0
+# names: mesh[2-9]/* if nmesh > 2
 #
 # arm_cmn_hnf counts exactly what the model produced, on every mesh of the
 # file (result names of mesh i > 0 start with mesh<i>/; each mesh's PMU is

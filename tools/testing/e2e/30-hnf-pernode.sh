@@ -4,6 +4,9 @@
 # subset: no
 # timeout: 600
 # results: 2 + sum(1 + m.hnfs * (m.events + m.occ_classes) for m in mesh)
+# names: model_load modprobe_arm_cmn_hnf registered pernode/*@0x*
+# names: mesh1/registered mesh1/pernode/*@0x* if nmesh > 1
+# names: mesh[2-9]/* if nmesh > 2
 #
 # Every HN-F event and every POCQ occupancy class, on every HN-F of every
 # mesh of the file (bynodeid=1), counted exactly: one alias per encoding

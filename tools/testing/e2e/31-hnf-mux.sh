@@ -6,6 +6,14 @@
 # timeout: 360
 # icount: shift=0,sleep=on
 # results: 3 + sum(3 + 6 * min(8, 4 // max(1, m.hnf_xp_max)) for m in mesh)
+# names: model_load modprobe_arm_cmn_hnf clock_free
+# names: mux0_control mux0_premise mux0_rotated mux0/*/raw mux0/*/scaled mux0/1/* mux0/3/*
+# names: mux0/6/* if 4 // max(1, mesh[0].hnf_xp_max) >= 2
+# names: mux0/12/* if 4 // max(1, mesh[0].hnf_xp_max) >= 4
+# names: mux1_control mux1_premise mux1_rotated mux1/*/raw mux1/*/scaled mux1/1/* mux1/3/* if nmesh > 1
+# names: mux1/6/* if nmesh > 1 and 4 // max(1, mesh[1].hnf_xp_max) >= 2
+# names: mux1/12/* if nmesh > 1 and 4 // max(1, mesh[1].hnf_xp_max) >= 4
+# names: mux[2-9]_* mux[2-9]/* if nmesh > 2
 #
 # Multiplexing accuracy, independent of host load. Three times more
 # aggregated events than the busiest XP can count at once, each a

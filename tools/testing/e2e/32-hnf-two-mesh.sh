@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: two-mesh
 # results: 4 + 3 * nmesh
+# names: model_load modprobe_arm_cmn_hnf meshes merged
+# names: registered_0 mesh0/slc_miss no_merge_0
+# names: registered_1 mesh1/slc_miss no_merge_1 if nmesh > 1
+# names: registered_[2-9] mesh[2-9]/slc_miss no_merge_[2-9] if nmesh > 2
 #
 # Several meshes, one PMU instance each (arm_cmn_hnf_<n>: ACPI _UID, DT
 # index in address order; lib-counts.sh lc_pmu). perf merges

@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
 # results: 5 + min(2, 4 // max(1, hnf_xp_max))
+# names: model_load modprobe_arm_cmn_hnf registered cpumask_moved
+# names: count_across_offline_1 after_online/slc_miss
+# names: count_across_offline_13 if 4 // max(1, hnf_xp_max) >= 2
 #
 # CPU hotplug: while counters are open (perf stat around the workload), the
 # CPU in the PMU's cpumask goes offline between two steps. The cpumask must

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
 # results: 5
+# names: model_load modprobe_by_alias rmmod_busy count_across_rmmod_attempt rmmod_after
 #
 # Module lifetime:
 #   modprobe_by_alias   modprobe of the platform device's modalias loads

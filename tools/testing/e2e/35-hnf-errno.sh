@@ -2,6 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
 # results: 50
+# names: model_load modprobe_arm_cmn_hnf registered group_sw_sibling_count
+# names: perfcore_foreign_type perfcore_foreign_type_then_counts sampling sampling_then_counts perfcore_per_task perfcore_per_task_then_counts
+# names: perfcore_cpu_negative perfcore_cpu_negative_then_counts perfcore_exclude_user perfcore_exclude_user_then_counts perfcore_exclude_kernel perfcore_exclude_kernel_then_counts
+# names: perfcore_exclude_hv perfcore_exclude_hv_then_counts perfcore_exclude_idle perfcore_exclude_idle_then_counts perfcore_exclude_host perfcore_exclude_host_then_counts
+# names: perfcore_exclude_guest perfcore_exclude_guest_then_counts eventid_0 eventid_0_then_counts eventid_0x20 eventid_0x20_then_counts
+# names: occupid_5 occupid_5_then_counts occupid_non_occupancy occupid_non_occupancy_then_counts type_7 type_7_then_counts
+# names: nodeid_dtc nodeid_dtc_then_counts nodeid_unused nodeid_unused_then_counts nodeid_without_bynodeid nodeid_without_bynodeid_then_counts
+# names: group_hw_leader group_hw_leader_then_counts group_hw_sibling group_hw_sibling_then_counts group_sw_sibling group_sw_sibling_then_counts
+# names: group_sw_leader group_sw_leader_then_counts group_impossible group_impossible_then_counts
 #
 # perf_event_open(2) error table of arm_cmn_hnf (mesh 0's PMU), called
 # directly (cmn-perf open), and after every refused open the PMU still

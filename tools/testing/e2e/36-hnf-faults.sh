@@ -5,6 +5,14 @@
 # timeout: 300
 # results: 26
 # skip: corrupt_fw_nodeid_mismatch/armcmn if mismatch_armcmn == "oob"
+# names: child_loop/probe_refused child_loop/one_error_line child_loop/untouched child_count/probe_refused child_count/one_error_line child_count/untouched
+# names: child_oob/probe_refused child_oob/one_error_line child_oob/untouched root_not_cfg/probe_refused root_not_cfg/one_error_line root_not_cfg/untouched
+# names: no_dtc/probe_refused no_dtc/one_error_line no_dtc/untouched
+# names: unknown_type/probe_ok unknown_type/slc_miss
+# names: nodeid_mismatch/probe_ok nodeid_mismatch/slc_miss@0x* nodeid_mismatch/slc_miss
+# names: corrupt_fw_nodeid_mismatch/armcmn garbage_counters/probe_ok
+# names: garbage_counters/slc_miss garbage_counters/dtc_cycles
+# names: armcmn/garbage_counters/hnf_cache_miss armcmn/garbage_counters/dtc_cycles
 #
 # Broken firmware / configuration space (the model's fault= parameter; the
 # model is reloaded with each fault in turn, the driver probed each time):

@@ -6,6 +6,14 @@
 # results: 34 + hnfs + sum(m.aliases + 1 for m in mesh)
 # skip: parent if kernel in ("5.10", "6.1")
 # skip: e_other_mesh if nmesh < 2
+# names: model_load owner_msg modprobe registered fmt_eventid fmt_occupid fmt_bynodeid
+# names: fmt_nodeid fmt_type list/* list/slc_miss list/dtc_cycles list_extra mesh dtcs
+# names: hnfs_lines hnfs_has_0x* cpumask_online parent e_sampling perfcore_e_task
+# names: perfcore_e_exclude e_eventid0 e_eventid20 e_occ_other e_occ5 e_notnode e_type7
+# names: ok_cycles e_2cycles ok_sw_group ok_sw_sib e_hw_group ok_nine e_other_mesh
+# names: rmmod gone reload reregistered
+# names: mesh1/list/* mesh1/list/slc_miss mesh1/list_extra if nmesh > 1
+# names: mesh[2-9]/list/* mesh[2-9]/list_extra if nmesh > 2
 #
 # The driver's sysfs ABI and probe behaviour:
 #   owner_msg             the one-line message when the stock arm-cmn

@@ -6,6 +6,9 @@
 # results: 8 + min(2, 4 // max(1, hnf_xp_max))
 # skip: * if mesh[0].numa < 0
 # skip: firmware_node if fw == "acpi"
+# names: model_load modprobe_arm_cmn_hnf registered firmware_node cpumask_local
+# names: local/slc_miss cpumask_moved after_offline/slc_miss after_online/slc_miss
+# names: after_offline/mc_reqs if 4 // max(1, hnf_xp_max) >= 2
 #
 # NUMA locality: the guest has two nodes (CPU 0 in node 0, CPU 1 in node 1)
 # and the firmware puts the mesh in node 1 (DT numa-node-id, ACPI _PXM).

@@ -4,6 +4,9 @@
 # subset-meshes: 4x2-2dtc@dt
 # timeout: 300
 # results: 6 + 4 * irq_domains
+# names: model_load modprobe_arm_cmn_hnf modprobe_arm_cmn hnf/lines armcmn/lines armcmn/irq_cpu
+# names: hnf/dtc[0-9]*/slc_miss@0x* armcmn/dtc[0-9]*/hnf_cache_miss@0x*
+# names: armcmn/dtc[0-9]*_irq armcmn/dtc[0-9]*_served if irq_domains > 0
 #
 # Overflow interrupts of every DTC domain of mesh 0, with both drivers; on
 # the shared-irq mesh two DTCs raise the same SPI, and each driver must

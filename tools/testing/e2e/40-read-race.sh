@@ -4,6 +4,7 @@
 # timeout: 180
 # results: 5
 # skip: armcmn_bug_read_race if True
+# names: model_load clock_free armcmn_bug_read_race read_never_overcounts read_monotonic
 #
 # Read racing a local counter wrap, with the model running free (its clock
 # thread advances the counters about every millisecond while perf reads).

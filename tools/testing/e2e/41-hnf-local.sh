@@ -5,6 +5,12 @@
 # results: 12 + 3 * hnfs + (18 if hnfs_alone > 0 and hnf_xps >= 3 else 2)
 # skip: per_hnf* if hnfs_shared > 8
 # skip: local64* if hnfs_alone == 0 or hnf_xps < 3
+# names: model_load modprobe_arm_cmn_hnf pmu_en_idle pmu_en_counting pmu_en_after
+# names: config_zero config1 config2 per_hnf/slc_miss@0x* per_hnf/slc_access@0x*
+# names: per_hnf_occupancy/pocq_occupancy_write@0x* four_on_one/slc_miss@0x*
+# names: four_on_one/slc_access@0x* four_on_one/mc_reqs@0x* four_on_one/sf_hit@0x*
+# names: local64/*@0x* local64/slc_miss@0x* local64_offline/*@0x* local64_offline/slc_miss@0x* if hnfs_alone > 0 and hnf_xps >= 3
+# names: local64 local64_offline if not (hnfs_alone > 0 and hnf_xps >= 3)
 #
 # Per-HN-F counting and the driver's placement rules
 # (Documentation/internals.rst, "Where an event counts"). A bynodeid event

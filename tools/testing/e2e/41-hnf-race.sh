@@ -3,6 +3,9 @@
 # meshes: default 4x2-2dtc
 # timeout: 300
 # results: 13
+# names: model_load race_mode race/reads race/monotonic race/never_over race/final_exact
+# names: race_iv/sum race_iv/each race_group/reads race_group/monotonic
+# names: race_group/never_over race_group/final_exact race_model/late_carry
 #
 # Race mode (Documentation/cmn600-model.rst, "Race mode"): the model's race
 # threads move the counters continuously from every CPU while the driver

@@ -3,6 +3,8 @@
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc shared-irq
 # subset-meshes: 4x2-2dtc@dt
 # results: 7
+# names: model_load irq/all/count irq/all/irqs irq/node/count irq/node/irqs
+# names: irq/cycles/count irq/cycles/irqs
 # timeout: 300
 #
 # Counting that needs the overflow interrupt: each step below moves a

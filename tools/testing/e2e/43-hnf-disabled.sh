@@ -3,6 +3,11 @@
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 300
 # results: 12 + 9 * min(8, 4 // max(1, hnf_xp_max))
+# names: model_load ioctl/1 ioctl/2 ioctl/3 ioctl/4 ioctl/5 ioctl/6 ioctl/7
+# names: hw_quiet/A hw_quiet/B interval/exact mux_rotated mux/* mux/1 mux/3
+# names: mux/*/truth mux/*/hnfs
+# names: mux/6 if 4 // max(1, hnf_xp_max) >= 2
+# names: mux/12 if 4 // max(1, hnf_xp_max) >= 4
 #
 # Disabled means disabled: with the model's clock manual, events happen
 # only in steps, so each step is counted by exactly the events enabled

@@ -3,6 +3,10 @@
 # meshes: default 4x2-2dtc faults/4x2-2dtc-dtc1-noirq
 # timeout: 180
 # results: 4 if any(m.noirq for m in mesh) else 8 + dtcs
+# names: model_load
+# names: noirq/probe_refused noirq/one_error_line noirq/untouched if any(m.noirq for m in mesh)
+# names: spurious/dtc0 spurious/dtc[0-9]* spurious/counts/slc_miss spurious/counts/dtc_cycles if not any(m.noirq for m in mesh)
+# names: irqoff/reasserted irqoff/pmovsr irqoff/exact irqoff/truth irqoff/hnfs if not any(m.noirq for m in mesh)
 #
 # Interrupt faults (the model's irq_fault file, see
 # Documentation/cmn600-model.rst):

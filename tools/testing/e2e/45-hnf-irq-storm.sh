@@ -3,6 +3,9 @@
 # meshes: default 4x2-2dtc shared-irq
 # subset-meshes: 4x2-2dtc@dt
 # results: 7 + 2 * dtcs
+# names: model_load storm/dtc0/stopped storm/dtc0/logged
+# names: storm/dtc[0-9]*/stopped storm/dtc[0-9]*/logged storm/counts/slc_miss polled/offline
+# names: owned/slc_miss/stopped owned/slc_miss/count owned/dtc_cycles/stopped owned/dtc_cycles/count
 # timeout: 300
 #
 # A pmovsr bit that never clears (the model's "stuck" interrupt fault): the

@@ -5,6 +5,8 @@
 # timeout: 120
 # results: 9
 # skip: * if not mesh[0].defer
+# names: model_load defer/deferred defer/probe_ran defer/untouched defer/retry_ran
+# names: defer/retry_untouched defer/unload defer/unload_untouched defer/reload_ran
 #
 # A deferred probe touches no hardware. On these mesh files the firmware
 # lists an interrupt for one DTC (irq=defer) whose interrupt controller never

@@ -3,6 +3,12 @@
 # meshes: default
 # timeout: 240
 # results: 26
+# names: model_load rebase/wraps rebase/rotated rebase/exact/1 rebase/exact/2
+# names: rebase/exact/3 rebase/exact/4 rebase/exact/5 rebase/exact/6 stopped/wraps
+# names: stopped/pmovsr stopped/exact
+# names: rebase/truth/1 rebase/truth/2 rebase/truth/3 rebase/truth/4 rebase/truth/5 rebase/truth/6
+# names: rebase/hnfs/1 rebase/hnfs/2 rebase/hnfs/3 rebase/hnfs/4 rebase/hnfs/5 rebase/hnfs/6
+# names: stopped/truth stopped/hnfs
 #
 # A new baseline taken while an overflow flag of the event's counter is
 # still set, its interrupt not handled yet: the flag reports a wrap the

@@ -4,6 +4,9 @@
 # subset-fw: dt
 # results: 15
 # skip: cross_mesh_group if nmesh < 2
+# names: model_load modprobe_arm_cmn_hnf stat_A stat_C_other open_C_other
+# names: record_refused freq task_cpu inherit cgroup two_groups two_groups_hardware
+# names: cross_mesh_group per_node per_socket
 #
 # The ways users drive perf that the other scripts do not, each exact
 # against the model's truth (N cycles, one step, HN-F event 0x01) or

@@ -6,6 +6,11 @@
 # fw: dt
 # timeout: 300
 # results: 13 + nmesh
+# names: model_load modprobe_arm_cmn_hnf clock_free fuzz_no_report fuzz_monotonic
+# names: fuzz_truth_bound fuzz_errno_documented fuzz_config_oracle fuzz_irq_follows_cpu
+# names: fuzz_overflow_irqs fuzz_iterations fuzz_rmmod modprobe_again fuzz_reload_exact_0
+# names: fuzz_reload_exact_1 if nmesh > 1
+# names: fuzz_reload_exact_[2-9] if nmesh > 2
 #
 # The PMU fuzzer, cmn-fuzz (tools/testing/fuzz/cmn-fuzz.c), against both
 # PMUs of the two-mesh system, with the model's clock running free at rates

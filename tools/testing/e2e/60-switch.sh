@@ -3,6 +3,8 @@
 # meshes: two-mesh
 # timeout: 300
 # results: 10
+# names: model_load to_arm_cmn arm_cmn_counts refused_in_use to_hnf hnf_counts
+# names: back_to_arm_cmn orphan_probe persistent_hnf persistent_arm_cmn
 #
 # "cmn-hnf switch" on the real drivers: Debian's arm_cmn and arm_cmn_hnf,
 # both matching the model's CMN-600 devices. Every direction is checked by

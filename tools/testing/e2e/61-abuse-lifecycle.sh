@@ -5,6 +5,10 @@
 # timeout: 300
 # results: 16
 # skip: two_exact two_close if hnf_xp_max > 2 or hnf_xp_min > 1
+# names: model_load life_load life_cpumask_online life_irq_follows_cpu life_open
+# names: life_count_exact life_unload life_no_report modprobe_arm_cmn_hnf unbind_attrs_absent
+# names: unbind_refused_idle unbind_refused_busy count_across_unbind two_exact two_close
+# names: two_no_report
 #
 # Lifecycle of arm_cmn_hnf (cmn-stress, tools/testing/stress/cmn-stress.c):
 #   life_load, life_count_exact, life_unload, life_irq_follows_cpu, ...

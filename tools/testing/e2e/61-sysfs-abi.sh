@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
 # results: 5
+# names: model_load driver_load abi_documented abi_not_stale abi_format
 #
 # The PMU's sysfs files against their ABI document,
 # Documentation/ABI/testing/sysfs-bus-event_source-devices-arm_cmn_hnf

@@ -4,6 +4,11 @@
 # subset-fw: dt
 # timeout: 300
 # results: 9 + (8 if nmesh > 1 else 0)
+# names: model_load modprobe_arm_cmn_hnf hp_open hp_count_exact hp_hotplug
+# names: hp_cpumask_moved hp_cpumask_online hp_irq_follows_cpu hp_no_report
+# names: hpfree_open hpfree_hotplug hpfree_cpumask_online hpfree_irq_follows_cpu if nmesh > 1
+# names: hpfree_count_monotonic hpfree_count_within_truth hpfree_count_exact_after if nmesh > 1
+# names: hpfree_no_report if nmesh > 1
 #
 # CPU hotplug under counting (cmn-stress hotplug, tools/testing/stress): with
 # an aggregated event, one HN-F's event and dtc_cycles open on every mesh,

@@ -4,6 +4,12 @@
 # subset-fw: dt
 # timeout: 180
 # results: 2 + 5 * 4 * 2 + 2
+# names: model_load modprobe_arm_cmn_hnf priv_perf_perfmon priv_perf_nobody
+# names: priv_p3_root priv_p3_root_u priv_p3_nobody priv_p3_nobody_u priv_p3_perfmon priv_p3_perfmon_u priv_p3_sysadmin priv_p3_sysadmin_u
+# names: priv_p2_root priv_p2_root_u priv_p2_nobody priv_p2_nobody_u priv_p2_perfmon priv_p2_perfmon_u priv_p2_sysadmin priv_p2_sysadmin_u
+# names: priv_p1_root priv_p1_root_u priv_p1_nobody priv_p1_nobody_u priv_p1_perfmon priv_p1_perfmon_u priv_p1_sysadmin priv_p1_sysadmin_u
+# names: priv_p0_root priv_p0_root_u priv_p0_nobody priv_p0_nobody_u priv_p0_perfmon priv_p0_perfmon_u priv_p0_sysadmin priv_p0_sysadmin_u
+# names: priv_pm1_root priv_pm1_root_u priv_pm1_nobody priv_pm1_nobody_u priv_pm1_perfmon priv_pm1_perfmon_u priv_pm1_sysadmin priv_pm1_sysadmin_u
 #
 # Who may open a system-wide arm_cmn_hnf event (pid -1, the PMU's CPU), at
 # kernel.perf_event_paranoid 3, 2, 1, 0 and -1, as root, as an unprivileged

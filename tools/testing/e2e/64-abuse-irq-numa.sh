@@ -4,6 +4,10 @@
 # numa: 2
 # results: 15
 # skip: * if mesh[0].numa < 0
+# names: model_load modprobe_arm_cmn_hnf probe_cpumask_online probe_irq_follows_cpu
+# names: probe_no_report probe_cpumask_in_node offline_cpumask_online offline_irq_follows_cpu
+# names: offline_no_report offline_cpumask_moved node_back_cpumask node_back_cpumask_online
+# names: node_back_irq_follows_cpu node_back_no_report node_back_count/slc_miss
 #
 # Interrupt affinity on a two-node guest (CPU 0 in node 0, CPU 1 in node 1,
 # the mesh in node 1): /proc/irq/<n>/effective_affinity of every interrupt

@@ -11,7 +11,8 @@
 # Results follow the guest test protocol (Documentation/testing.rst): one
 # "CMN-TEST: PASS <name>", "CMN-TEST: FAIL <name>: <why>" or
 # "CMN-TEST: SKIP <name>: <why>" line per case, and the script's header
-# declares how many ("# results:") and which may SKIP ("# skip:"). The host
+# declares how many ("# results:"), which ("# names:") and which may SKIP
+# ("# skip:"). The host
 # turns them into PASS:/FAIL:/SKIP: e2e/<kernel>/<fw>/<mesh>/<name>.
 # Set by /init from /etc/cmn/run.conf: CMN_KERNEL, CMN_FW, CMN_MESH_NAME,
 # CMN_FAULT (empty: no fault).

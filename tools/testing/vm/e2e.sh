@@ -64,8 +64,9 @@
 #
 # A guest test is <name>.sh (lib*.sh are sourced libraries). It declares in
 # comment lines within its first 30 lines where it runs (all optional but
-# "results") and how many results it gives (see tools/testing/vm/
-# manifest.py and Documentation/testing.rst, "Result manifest"):
+# "results" and "names") and how many results it gives, and which (see
+# tools/testing/vm/manifest.py and Documentation/testing.rst, "Result
+# manifest"):
 #
 #   # meshes: default 2x2 8x8-32hnf-4dtc   mesh names (default: default)
 #   # faults: child_loop no_dtc            one boot per fault: the model is
@@ -110,6 +111,11 @@
 #   # results: 4 + 3 * nmesh               REQUIRED: the number of result
 #                                          lines, an expression over the facts
 #                                          of the boot
+#   # names: <glob>... [if <expression>]   REQUIRED (one line or more): the
+#                                          result names; each printed name
+#                                          must match a glob in force (no
+#                                          condition, or a true one), each
+#                                          glob in force a printed name
 #   # skip: <glob>... if <expression>      these cases may print SKIP when
 #                                          the expression is true
 #
@@ -124,7 +130,8 @@
 # "FAIL: e2e/<kernel>/<fw>/<mesh>/<name>: <why>" or "SKIP: ...: <why>"
 # (<mesh> is "<mesh>+<fault>" for a fault boot), plus FAIL lines for a
 # script that did not finish, exited non-zero without a FAIL line, printed
-# no result, printed another number of results than its manifest says or a
+# no result, printed another number of results than its manifest says, a
+# result name it does not declare, none for a name it declares or a
 # SKIP its manifest does not allow, and for a boot that timed out, did not
 # print "=== CMN-GUEST-EXIT" or printed a kernel error (results.sh BAD_RE:
 # Oops, BUG:, WARNING:, KASAN, lockdep, Kernel panic, Unable to handle,

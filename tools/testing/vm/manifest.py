@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""manifest.py: how many results each guest test must give on one boot.
+"""manifest.py: how many results, and which, each guest test must give on one boot.
 
 Every guest test script declares, in comment lines among its first 30 lines:
 
   # results: <expression>        the number of result lines (PASS, FAIL and
                                  SKIP together) the script must print
+  # names: <glob>... [if <expr>] the result names the script prints (at
+                                 least one such line): a glob is in force
+                                 when it has no condition or <expr> is
+                                 true; every printed name must match a
+                                 glob in force, and every glob in force
+                                 must match a printed name
   # skip: <glob>... if <expr>    the cases whose name matches a glob may
                                  print SKIP when <expr> is true (any number
                                  of skip lines; without one, no case may
@@ -21,7 +27,9 @@ expressions are allowed.
 
   manifest.py facts  [BOOT OPTIONS]            the facts, one per line
   manifest.py expect [BOOT OPTIONS] SCRIPT...  for each script, lines
-                                               "<name> results <n>" and
+                                               "<name> results <n>",
+                                               "<name> names <glob> <0|1>"
+                                               (1: in force) and
                                                "<name> skip <glob> <0|1>",
                                                or "<name> error <why>"
   manifest.py eval   [BOOT OPTIONS] EXPR       the value of EXPR
@@ -271,8 +279,9 @@ def evaluate(expr, env):
 
 
 def headers(path):
-    """(results expression or None, [(globs, condition)]) of a script."""
-    res, skips = None, []
+    """(results expression or None, [(globs, condition)] of the skip lines,
+    [(globs, condition or None)] of the names lines) of a script."""
+    res, skips, names = None, [], []
     with open(path, encoding="utf-8") as f:
         for _, line in zip(range(30), f):
             line = line.strip()
@@ -287,7 +296,13 @@ def headers(path):
                     raise ValueError(f"'# skip: {spec}': want '<glob>... if <expr>'")
                 globs, cond = spec.split(" if ", 1)
                 skips.append((globs.split(), cond))
-    return res, skips
+            elif body.startswith("names:"):
+                spec = body[len("names:"):].strip()
+                globs, cond = (spec.split(" if ", 1) + [None])[:2]
+                if not globs.split():
+                    raise ValueError(f"'# names: {spec}': want '<glob>... [if <expr>]'")
+                names.append((globs.split(), cond))
+    return res, skips, names
 
 
 def expect(a, env):
@@ -296,13 +311,18 @@ def expect(a, env):
         if name.endswith(".sh"):
             name = name[:-3]
         try:
-            res, skips = headers(s)
+            res, skips, names = headers(s)
             if res is None:
                 raise ValueError("no '# results:' header")
+            if not names:
+                raise ValueError("no '# names:' header")
             n = evaluate(res, env)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise ValueError(f"'# results: {res}' is {n!r}, not a count")
             lines = [f"{name} results {n}"]
+            for globs, cond in names:
+                ok = 1 if cond is None or evaluate(cond, env) else 0
+                lines += [f"{name} names {g} {ok}" for g in globs]
             for globs, cond in skips:
                 ok = 1 if evaluate(cond, env) else 0
                 lines += [f"{name} skip {g} {ok}" for g in globs]

@@ -11,7 +11,10 @@
 #           script become result lines PREFIX/<name>; EXPECT is the output
 #           of "manifest.py expect" for these scripts: a script that printed
 #           another number of results than its manifest says, a SKIP that
-#           the manifest does not allow, a script that did not start, did
+#           the manifest does not allow, a result whose name no "# names:"
+#           glob in force matches ("unexpected result name"), a glob in
+#           force that no printed name matches ("missing result"), a
+#           script without a "# names:" line, a script that did not start, did
 #           not finish, was killed, exited non-zero without a FAIL line or
 #           printed nothing is a FAIL; so is a module /init could not
 #           unload after a script ("=== CMN-ISOLATE-FAIL")
@@ -63,15 +66,46 @@ skip_ok() {
 	return 1
 }
 
+# name_check SCRIPT NAME: is NAME a result name of SCRIPT (a glob of its
+# "# names:" lines in force matches it, or its manifest is in error)?
+# Marks every glob that matches it as seen. Uses parse_log's globs, seen
+# and merr.
+name_check() {
+	local g found=1
+	local -a gs
+	[ -z "${merr[$1]:-}" ] || return 0
+	read -r -a gs <<< "${globs[$1]:-}"
+	for g in "${gs[@]}"; do
+		# shellcheck disable=SC2053 # g is a glob
+		if [[ $2 == $g ]]; then
+			seen[$1 $g]=1
+			found=0
+		fi
+	done
+	return $found
+}
+
 parse_log() {
-	local logf=$1 pre=$2 exp=$3 line rest cur="" t rc name why kind want
+	local logf=$1 pre=$2 exp=$3 line rest cur="" cs="" t rc name why kind want n k g v
+	local -a gs
 	shift 3
-	declare -A began=() ended=() nres=() nfl=()
+	declare -A began=() ended=() nres=() nfl=() globs=() seen=() merr=()
+	# the result-name globs in force of each script (a script whose
+	# manifest is in error fails once for that, below, not per result)
+	while read -r n k g v; do
+		if [ "$k" = names ] && [ "$v" = 1 ]; then
+			globs[$n]="${globs[$n]:-} $g"
+		elif [ "$k" = error ]; then
+			merr[$n]=1
+		fi
+	done < "$exp"
 	while IFS= read -r line; do
 		case $line in
 		*"=== CMN-TEST-BEGIN "*)
 			cur=${line##*=== CMN-TEST-BEGIN }
 			cur=${cur%% *}
+			cs=${cur##*/}
+			cs=${cs%.sh}
 			began[$cur]=1
 			nres[$cur]=0
 			nfl[$cur]=0
@@ -95,15 +129,24 @@ parse_log() {
 				rest=${BASH_REMATCH[1]}
 			fi
 			if [[ $rest =~ ^PASS\ ([^[:space:]:]+)[[:space:]]*$ ]]; then
-				emit_pass "$pre/${BASH_REMATCH[1]}"
+				name=${BASH_REMATCH[1]}
+				if [ -n "$cur" ] && ! name_check "$cs" "$name"; then
+					emit_fail "$pre/$name" "unexpected result name (PASS): no '# names:' glob of $cs matches it"
+					nfl[$cur]=$((nfl[$cur] + 1))
+				else
+					emit_pass "$pre/$name"
+				fi
 			elif [[ $rest =~ ^(FAIL|SKIP)\ ([^[:space:]:]+):?[[:space:]]*(.*)$ ]]; then
 				kind=${BASH_REMATCH[1]}
 				name=${BASH_REMATCH[2]}
 				why=${BASH_REMATCH[3]}
-				if [ "$kind" = FAIL ]; then
+				if [ -n "$cur" ] && ! name_check "$cs" "$name"; then
+					emit_fail "$pre/$name" "unexpected result name ($kind${why:+: $why}): no '# names:' glob of $cs matches it"
+					nfl[$cur]=$((nfl[$cur] + 1))
+				elif [ "$kind" = FAIL ]; then
 					emit_fail "$pre/$name" "${why:-no reason given}"
 					[ -n "$cur" ] && nfl[$cur]=$((nfl[$cur] + 1))
-				elif [ -n "$cur" ] && skip_ok "$exp" "$(basename "$cur" .sh)" "$name"; then
+				elif [ -n "$cur" ] && skip_ok "$exp" "$cs" "$name"; then
 					emit_skip "$pre/$name" "${why:-no reason given}"
 				else
 					emit_fail "$pre/$name" "SKIP where the manifest says it must run: ${why:-no reason given}"
@@ -136,6 +179,17 @@ parse_log() {
 		elif [ "${nres[$t]}" != "$want" ]; then
 			emit_fail "$pre/$name" "printed ${nres[$t]} results, its manifest says $want"
 		fi
+		# a glob in force that no result matched, once the script ran
+		# to its end (a killed or unfinished one failed above)
+		if [ -z "${began[$t]:-}" ] || [ -z "${ended[$t]:-}" ] ||
+		   [ "${ended[$t]}" = 137 ] || [ -n "$why" ]; then
+			continue
+		fi
+		read -r -a gs <<< "${globs[$name]:-}"
+		for g in "${gs[@]}"; do
+			[ -n "${seen[$name $g]:-}" ] ||
+				emit_fail "$pre/$name" "missing result: no result name matches '# names: $g'"
+		done
 	done
 }
 

@@ -5,7 +5,9 @@
 # (manifest.py) on planted serial logs, without booting anything. Each
 # kernel-error pattern must fail a log that contains it (and only that
 # line), an announced message must not, a script whose result count differs
-# from its manifest must fail, a SKIP must pass only where the manifest
+# from its manifest must fail, so must a result name no "# names:" glob in
+# force declares, a glob in force no result matched and a script without
+# a "# names:" line, a SKIP must pass only where the manifest
 # allows it, kmemleak reports must fail, manifest expressions must be
 # evaluated over the mesh facts and nothing else, make check's single
 # pool of e2e boots (e2e.sh E2E_PLAN) must boot what its stages would, and
@@ -126,6 +128,7 @@ cat > "$T/t/s1.sh" <<'EOF'
 # results: 1 + hnfs
 # skip: opt_* if nmesh < 2
 # skip: never if nmesh > 100
+# names: a b [c-z]*
 EOF
 cat > "$T/t/s2.sh" <<'EOF'
 #!/bin/sh
@@ -134,12 +137,29 @@ EOF
 cat > "$T/t/s3.sh" <<'EOF'
 #!/bin/sh
 # results: __import__("os").system("false")
+# names: x
+EOF
+# s4: result names, one glob line not in force on a one-mesh file
+cat > "$T/t/s4.sh" <<'EOF'
+#!/bin/sh
+# results: 3
+# names: one two_*
+# names: three if nmesh < 2
+# names: four if nmesh > 1
+EOF
+# s5: no "# names:" line
+cat > "$T/t/s5.sh" <<'EOF'
+#!/bin/sh
+# results: 1
 EOF
 "$VM/manifest.py" expect --mesh "$MESHDIR/default.mesh" "$T/t/s1.sh" "$T/t/s2.sh" \
-	"$T/t/s3.sh" > "$T/exp" 2>&1
+	"$T/t/s3.sh" "$T/t/s4.sh" "$T/t/s5.sh" > "$T/exp" 2>&1
 if grep -qx 's1 results 5' "$T/exp" && grep -qx 's1 skip opt_\* 1' "$T/exp" &&
    grep -qx 's1 skip never 0' "$T/exp" && grep -q '^s2 error ' "$T/exp" &&
-   grep -q '^s3 error ' "$T/exp"; then
+   grep -q '^s3 error ' "$T/exp" && grep -qx 's4 names one 1' "$T/exp" &&
+   grep -qx 's4 names two_\* 1' "$T/exp" && grep -qx 's4 names three 1' "$T/exp" &&
+   grep -qx 's4 names four 0' "$T/exp" &&
+   grep -qx "s5 error no '# names:' header" "$T/exp"; then
 	ok manifest/expect
 else
 	bad manifest/expect "$(tr '\n' '|' < "$T/exp")"
@@ -206,6 +226,90 @@ if echo "$out" | grep -q '^FAIL: pre/isolation: /e2e/s1.sh: arm_cmn_hnf cannot' 
 	ok parse/isolation
 else
 	bad parse/isolation "$(echo "$out" | tr '\n' '|')"
+fi
+
+# result names (s4's "# names:" lines)
+run_names() { # LOG SCRIPT: parse_log of SCRIPT's log into $T/out and $out
+	NPASS=0 NFAIL=0 NSKIP=0
+	parse_log "$1" pre "$T/exp" "/e2e/$2.sh:60" > "$T/out"
+	out=$(cat "$T/out")
+}
+names_log() { # SCRIPT RESULT...
+	local s=$1
+	shift
+	echo "=== CMN-TEST-BEGIN /e2e/$s.sh"
+	for c in "$@"; do echo "CMN-TEST: $c"; done
+	echo "=== CMN-TEST-END /e2e/$s.sh rc=0 uptime=1.0"
+}
+names_log s4 "PASS one" "PASS two_a" "PASS three" > "$T/n1.log"
+run_names "$T/n1.log" s4
+if [ "$NFAIL" = 0 ] && [ "$NPASS" = 3 ]; then
+	ok names/declared
+else
+	bad names/declared "$(echo "$out" | tr '\n' '|')"
+fi
+names_log s4 "PASS one" "PASS two_a" "PASS three" "PASS bogus" > "$T/n2.log"
+run_names "$T/n2.log" s4
+if echo "$out" | grep -qx "FAIL: pre/bogus: unexpected result name (PASS): no '# names:' glob of s4 matches it" &&
+   ! echo "$out" | grep -q 'PASS: pre/bogus' && ! echo "$out" | grep -q 'missing result'; then
+	ok names/unexpected
+else
+	bad names/unexpected "$(echo "$out" | tr '\n' '|')"
+fi
+# a SKIP (or FAIL) line with an undeclared name fails as unexpected too
+names_log s4 "PASS one" "PASS two_a" "PASS three" "SKIP other: why" > "$T/n3.log"
+run_names "$T/n3.log" s4
+if echo "$out" | grep -qx "FAIL: pre/other: unexpected result name (SKIP: why): no '# names:' glob of s4 matches it"; then
+	ok names/unexpected_skip
+else
+	bad names/unexpected_skip "$(echo "$out" | tr '\n' '|')"
+fi
+names_log s4 "PASS one" "PASS two_a" "PASS two_b" > "$T/n4.log"
+run_names "$T/n4.log" s4
+if [ "$NFAIL" = 1 ] &&
+   echo "$out" | grep -qx "FAIL: pre/s4: missing result: no result name matches '# names: three'"; then
+	ok names/missing
+else
+	bad names/missing "$(echo "$out" | tr '\n' '|')"
+fi
+# "four if nmesh > 1" is not in force on a one-mesh file: not required
+# (names/declared has no four), and a result named four is unexpected
+names_log s4 "PASS one" "PASS two_a" "PASS four" > "$T/n5.log"
+run_names "$T/n5.log" s4
+if echo "$out" | grep -qx "FAIL: pre/four: unexpected result name (PASS): no '# names:' glob of s4 matches it" &&
+   echo "$out" | grep -qx "FAIL: pre/s4: missing result: no result name matches '# names: three'"; then
+	ok names/if_false_not_in_force
+else
+	bad names/if_false_not_in_force "$(echo "$out" | tr '\n' '|')"
+fi
+names_log s5 "PASS one" > "$T/n6.log"
+run_names "$T/n6.log" s5
+if [ "$NFAIL" = 1 ] && echo "$out" | grep -qx "FAIL: pre/s5: manifest: no '# names:' header"; then
+	ok names/no_header
+else
+	bad names/no_header "$(echo "$out" | tr '\n' '|')"
+fi
+# every guest test script declares its result names: on every shipped
+# mesh file, kernel and firmware its headers evaluate, and it names no
+# more results than its "# results:" count
+miss=
+for mf in "$MESHDIR"/*.mesh "$MESHDIR"/faults/*.mesh; do
+	for kf in 5.10/dt 6.1/acpi 6.12/dt 7.2/acpi debug/dt; do
+		"$VM/manifest.py" expect --mesh "$mf" --kernel "${kf%/*}" --fw "${kf#*/}" \
+			"$REPO"/tools/testing/e2e/[0-9]*.sh "$REPO"/tools/cmn-hnf/tests/guest/*.sh \
+			> "$T/all.exp" 2>&1 || miss="$miss $(basename "$mf"): manifest.py failed;"
+		miss="$miss$(awk -v m="$(basename "$mf") $kf" '
+			$2 == "error" { printf " %s %s;", m, $0 }
+			$2 == "results" { r[$1] = $3 }
+			$2 == "names" && $4 == 1 && $3 !~ /[*?[]/ { lit[$1]++ }
+			END { for (s in lit) if (lit[s] > r[s])
+				printf " %s %s: %d names, %d results;", m, s, lit[s], r[s] }' "$T/all.exp")"
+	done
+done
+if [ -z "$miss" ]; then
+	ok names/every_script
+else
+	bad names/every_script "$miss"
 fi
 
 # a kernel message the console spliced into a result line

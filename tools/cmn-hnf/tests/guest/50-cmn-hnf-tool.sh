@@ -8,6 +8,18 @@
 # skip: tool/stat/* tool/events/* tool/mux/perf_zero tool/top/map_cells if max(m.hnf_xp_max for m in mesh) > 1
 # skip: tool/print_perf if max(m.hnf_xp_max for m in mesh) > 2
 # skip: tool/mux/slc_miss_rate/* tool/mux/pocq_avg_latency/* if max(m.hnf_xp_max for m in mesh) > 2
+# names: model_load driver_load tool/check tool/topo/device tool/stat/slc_miss_rate/total
+# names: tool/print_perf tool/per_hnf/rows tool/per_hnf/values tool/mux/run tool/mux/perf_zero
+# names: tool/mesh_clock tool/top/run tool/top/map_cells tool/top/ranking tool/exit_status tool/prometheus
+# names: tool/topo/mesh0 tool/stat/slc_miss_rate/mesh0 tool/stat/pocq_avg_latency/mesh0 tool/stat/running/mesh0
+# names: tool/events/cache_miss/mesh0 tool/events/pocq_occupancy/mesh0 tool/occupancy/mesh0
+# names: tool/mux/multiplexed/mesh0 tool/mux/slc_miss_rate/mesh0 tool/mux/pocq_avg_latency/mesh0
+# names: tool/mux/zero/sf_hit/mesh0 tool/mux/zero/mc_reqs/mesh0 tool/mux/zero/mc_retries/mesh0 tool/mux/zero/snp_sent/mesh0 tool/mux/zero/pocq_retry/mesh0 tool/mux/zero/qos_hh_retry/mesh0
+# names: tool/topo/mesh1 tool/stat/slc_miss_rate/mesh1 tool/stat/pocq_avg_latency/mesh1 tool/stat/running/mesh1 if nmesh > 1
+# names: tool/events/cache_miss/mesh1 tool/events/pocq_occupancy/mesh1 tool/occupancy/mesh1 if nmesh > 1
+# names: tool/mux/multiplexed/mesh1 tool/mux/slc_miss_rate/mesh1 tool/mux/pocq_avg_latency/mesh1 if nmesh > 1
+# names: tool/mux/zero/sf_hit/mesh1 tool/mux/zero/mc_reqs/mesh1 tool/mux/zero/mc_retries/mesh1 tool/mux/zero/snp_sent/mesh1 tool/mux/zero/pocq_retry/mesh1 tool/mux/zero/qos_hh_retry/mesh1 if nmesh > 1
+# names: tool/topo/mesh[2-9] tool/stat/*/mesh[2-9] tool/events/*/mesh[2-9] tool/occupancy/mesh[2-9] tool/mux/*/mesh[2-9] if nmesh > 2
 #
 # cmn-hnf in the guest, against the CMN-600 model and arm_cmn_hnf. Not in
 # tools/testing/e2e/ (another owner); run it with the e2e harness:
