@@ -3,9 +3,10 @@
 # meshes: shared-irq 4x2-2dtc
 # subset-meshes: 4x2-2dtc@dt
 # timeout: 300
-# results: 6 + 4 * irq_domains
+# results: 6 + 5 * irq_domains
 # names: model_load modprobe_arm_cmn_hnf modprobe_arm_cmn hnf/lines armcmn/lines armcmn/irq_cpu
 # names: hnf/dtc[0-9]*/slc_miss@0x* armcmn/dtc[0-9]*/hnf_cache_miss@0x*
+# names: hnf/dtc[0-9]*_irq if irq_domains > 0
 # names: armcmn/dtc[0-9]*_irq armcmn/dtc[0-9]*_served if irq_domains > 0
 #
 # Overflow interrupts of every DTC domain of mesh 0, with both drivers; on
@@ -20,11 +21,18 @@
 #                             upstream bug irq_cpu0 (lib-armcmn.sh: 5.10),
 #                             all to CPU 0 while cpumask names the last CPU
 #   hnf/dtc<d>/<alias>@<id>   per DTC domain d (an HN-F in it, not on the
-#                             XP of a DTC n > 0): ~1.5 * 2^47 events with
-#                             bynodeid=1 on it, exact (the global counter
-#                             of DTC d wraps; a lost or double interrupt
-#                             breaks the count, one left pending makes the
-#                             model warn "not cleared", a boot failure)
+#                             XP of a DTC n > 0): ~2.7 * 2^48 events with
+#                             bynodeid=1 on it, exact (arm_cmn_hnf's global
+#                             counters run free from wherever they are, and
+#                             2^32 carries of 16-bit local counters wrap
+#                             them: this many wraps DTC d's twice or more; a
+#                             lost or double interrupt breaks the count, one
+#                             left pending makes the model warn "not
+#                             cleared", a boot failure)
+#   hnf/dtc<d>_irq            ... and DTC d raised two overflow interrupts
+#                             or more in that step (the model's irqs), and
+#                             Linux delivered its line (/proc/interrupts):
+#                             the count above went through the handler
 #   armcmn/dtc<d>/<alias>@<id>  the same with the stock arm-cmn, exact
 #   armcmn/dtc<d>_irq         ... and DTC d raised interrupts during the run
 #                             (arm-cmn counts carries in 32-bit global
@@ -77,14 +85,27 @@ if check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf && lc_pmu_wait "$P"; then
 	lines hnf/lines "$P"
 	while read -r d n; do
 		i0=$(model_irqs 0 "$d")
+		irq=$(sed -n "s/^dtc$d irq=\([0-9-]*\) .*/\1/p" "$LC_M/mesh0/irq_fault")
+		s0=$(irq_count "${irq:-0}")
+		# shellcheck disable=SC2034 # read by lc_wrap_check
+		LC_WRAP_EVENTS=$(( (27 << 48) / 10 ))
 		lc_wrap_check "hnf/dtc$d" "$P" 0 slc_miss 1 "$n"
-		note "arm_cmn_hnf: DTC $d raised $(( $(model_irqs 0 "$d") - i0 )) interrupt(s)"
+		unset LC_WRAP_EVENTS
+		i1=$(model_irqs 0 "$d")
+		s1=$(irq_count "${irq:-0}")
+		note "arm_cmn_hnf: DTC $d raised $((i1 - i0)) interrupt(s); Linux irq ${irq:-?}: $s0 before, $s1 after"
+		if [ $((i1 - i0)) -ge 2 ] && [ "${irq:-0}" -gt 0 ] && [ "$s1" -gt "$s0" ]; then
+			pass "hnf/dtc${d}_irq"
+		else
+			fail "hnf/dtc${d}_irq" "DTC $d raised $((i1 - i0)) interrupt(s) (want 2 or more); Linux irq ${irq:-none}: $s0 before, $s1 after"
+		fi
 	done < "$LC_TMP/doms"
 	rmmod arm_cmn_hnf
 else
 	fail hnf/lines "no $P"
 	while read -r d n; do
 		fail "hnf/dtc$d/slc_miss@$n" "no $P"
+		fail "hnf/dtc${d}_irq" "no $P"
 	done < "$LC_TMP/doms"
 fi
 

@@ -869,9 +869,11 @@ lc_restore_rates() {
 # lc_wrap_check PREFIX PMU MESH ALIAS EVENTID [NODE]: one step producing
 # about 1.5 * 2^47 events of EVENTID (aggregated, or on NODE), enough to
 # wrap a 32-bit global counter fed by 16-bit local carries that started at
-# 0x80000000 (upstream's preload), and more than 2^32 for anybody. For
+# 0x80000000 (upstream's preload), and more than 2^32 for anybody; with
+# LC_WRAP_EVENTS set, about that many events instead. For
 # that step the event's rates are raised to 2^20 or more per 1000 cycles
-# in all, so that it lasts less than 2^38 cycles: the DTCs' 40-bit cycle
+# in all, so that it lasts less than 2^38 cycles (2^40 for 2.7 * 2^48
+# events, the most LC_WRAP_EVENTS may ask): the DTCs' 40-bit cycle
 # counters wrap once at most, as on silicon, where 2^47 events of one HN-F
 # take hours and the overflow interrupts of the cycle counters come
 # minutes apart. (A manual step of many 2^40-cycle periods would raise
@@ -883,7 +885,7 @@ lc_wrap_check() {
 	__k=$(( ((1 << 20) + __s - 1) / __s ))
 	lc_scale_rates "$__m" "$__ev" "$__k" "$__nd" > "$LC_TMP/rates.wrap"
 	__s=$(lc_sum_rates "$__m" "$__ev" "$__nd")
-	__n=$(( (3 << 46) * 1000 / __s ))
+	__n=$(( ${LC_WRAP_EVENTS:-$((3 << 46))} * 1000 / __s ))
 	if [ -n "$__nd" ]; then
 		__spec="$__pmu/$__al,bynodeid=1,nodeid=$__nd/|$__al|$__nd"
 	else
