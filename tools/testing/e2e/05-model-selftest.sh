@@ -13,7 +13,7 @@
 # names: clock_free clock_manual free_cycles_of_time free_clock_ran_ms
 # names: free_cycles_stepped free_mc_reqs manual_stopped stream_rates
 # names: load_error_line load_error_kept load_spi_beyond_gic reload_truth
-# names: reload_regs model_unload fault_unknown
+# names: reload_regs rmmod fault_unknown
 #
 # Guest self-test of the CMN-600 model alone (no PMU driver): it programs
 # the model's registers by hand through /dev/mem (busybox devmem) the way
