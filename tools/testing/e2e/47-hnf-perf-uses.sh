@@ -70,24 +70,30 @@ one_exact() {
 	fi
 }
 
-# perf stat -A: the count on the PMU's CPU, printed once
+# perf stat -A: the count on the PMU's CPU, printed once (lc_perf_step:
+# perf 5.10 enables the counters of a CPU target only after it started the
+# workload, so the step waits for perf's ack that they are enabled)
 lc_snap 0 "$LC_TMP/a0"
-perf stat -a -A -x, -o "$LC_TMP/a.csv" -e "$P/slc_miss/" -- sh -c "$STEP" > /dev/null 2>&1
+LC_PERF_TARGET="-a -A"
+lc_perf_step "$LC_TMP/a.csv" $N "$P/slc_miss/"
+unset LC_PERF_TARGET
 lc_snap 0 "$LC_TMP/a1"
 note "stat -A: $(grep slc_miss "$LC_TMP/a.csv" | tr '\n' ' ')"
 F=2 one_exact stat_A "$LC_TMP/a.csv" "$(truth_delta "$LC_TMP/a0" "$LC_TMP/a1")"
 
 # perf stat -C on another CPU than the PMU's
 lc_snap 0 "$LC_TMP/c0"
-perf stat -C "$OTHER" -x, -o "$LC_TMP/c.csv" -e "$P/slc_miss/" -- sh -c "$STEP" \
-	> "$LC_TMP/c.out" 2>&1
+# shellcheck disable=SC2034 # read by lc_perf_step
+LC_PERF_TARGET="-C $OTHER"
+lc_perf_step "$LC_TMP/c.csv" $N "$P/slc_miss/"
+unset LC_PERF_TARGET
 lc_snap 0 "$LC_TMP/c1"
-note "stat -C $OTHER (PMU's CPU $CPU): $(cat "$LC_TMP/c.out" "$LC_TMP/c.csv" | grep -v '^#' | tr '\n' ' ')"
+note "stat -C $OTHER (PMU's CPU $CPU): $(cat "$LC_TMP/c.csv.stdout" "$LC_TMP/c.csv" | grep -v '^#' | tr '\n' ' ')"
 case $(perf --version) in
 "perf version "[1-6].*) perf7=0 ;;
 *) perf7=1 ;;
 esac
-if [ $perf7 = 1 ] && grep -q "No supported events found" "$LC_TMP/c.out"; then
+if [ $perf7 = 1 ] && grep -q "No supported events found" "$LC_TMP/c.csv.stdout"; then
 	pass stat_C_other
 else
 	F=1 one_exact stat_C_other "$LC_TMP/c.csv" "$(truth_delta "$LC_TMP/c0" "$LC_TMP/c1")"
@@ -167,11 +173,14 @@ for agg in node socket; do
 	m=0
 	while [ $m -lt "$nm" ]; do
 		lc_snap $m "$LC_TMP/p$m.0"
-		args="$args -e $(lc_pmu $m)/slc_miss/"
+		args="$args $(lc_pmu $m)/slc_miss/"
 		m=$((m + 1))
 	done
+	# shellcheck disable=SC2034 # read by lc_perf_step
+	LC_PERF_TARGET="-a --per-$agg"
 	# shellcheck disable=SC2086 # the events' words
-	perf stat -a --per-$agg -x, -o "$LC_TMP/agg.csv" $args -- sh -c "$STEP" > /dev/null 2>&1
+	lc_perf_step "$LC_TMP/agg.csv" $N $args
+	unset LC_PERF_TARGET
 	why=
 	m=0
 	while [ $m -lt "$nm" ]; do

@@ -278,7 +278,9 @@ lc_perf_late_enable() {
 }
 
 # lc_perf_step OUT N EV...: perf stat -x, -a into OUT while stepping N
-# cycles. Returns perf's status. With a perf that enables late
+# cycles (LC_PERF_TARGET: other target options than -a, such as "-a -A"
+# or "-C 1"), perf's stdout and stderr into OUT.stdout. Returns perf's
+# status. With a perf that enables late
 # (lc_perf_late_enable), the events start disabled (-D -1) and the workload
 # enables them through perf's control FIFO and waits for the ack before it
 # steps the model.
@@ -296,7 +298,8 @@ lc_perf_step() {
 		rm -f "$LC_TMP/perf.ctl" "$LC_TMP/perf.ack"
 		mkfifo "$LC_TMP/perf.ctl" "$LC_TMP/perf.ack" || return 1
 		# shellcheck disable=SC2086
-		perf stat -x, -a -D -1 --control "fifo:$LC_TMP/perf.ctl,$LC_TMP/perf.ack" \
+		perf stat -x, ${LC_PERF_TARGET:--a} -D -1 \
+			--control "fifo:$LC_TMP/perf.ctl,$LC_TMP/perf.ack" \
 			-o "$__out" $__args -- sh -c "echo enable > $LC_TMP/perf.ctl &&
 				read -r _ < $LC_TMP/perf.ack && echo $__n > $LC_M/step" \
 			> "$__out.stdout" 2>&1
@@ -304,7 +307,7 @@ lc_perf_step() {
 	fi
 	# LC_STEP_SCRIPT: a shell script to run under perf instead of one step
 	# shellcheck disable=SC2086
-	perf stat -x, -a -o "$__out" $__args -- \
+	perf stat -x, ${LC_PERF_TARGET:--a} -o "$__out" $__args -- \
 		sh -c "${LC_STEP_SCRIPT:-echo $__n > $LC_M/step}" > "$__out.stdout" 2>&1
 }
 
