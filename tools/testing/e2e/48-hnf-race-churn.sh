@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
 # timeout: 300
-# results: 12
+# results: 13
 # skip: churn/* if hnf_xp_min > 2
 # names: model_load modprobe_arm_cmn_hnf race_mode churn/cpus churn/reads churn/monotonic
-# names: churn/never_over churn/final_within churn/opens/0 churn/opens/1 churn/exact_after
+# names: churn/never_over churn/final_within churn/final_counted churn/opens/0 churn/opens/1
+# names: churn/exact_after
 # names: churn/no_report
 #
 # Three processes on two CPUs at once, in the model's race mode
@@ -30,6 +31,11 @@
 #                       the PMU (between a del() and the add() after it)
 #                       no driver counts, and here that happens with every
 #                       open and close of the churners
+#   churn/final_counted ... and it equals exactly what the model's counters
+#                       counted of slc_miss meanwhile (mesh0/counted: the
+#                       reader's event is the only one counting that
+#                       source): a carry in flight that a del() or an add()
+#                       lost, or counted twice, shows here
 #   churn/opens/<cpu>   the churner on CPU <cpu> completed 20 cycles or
 #                       more, each a count line, and no error
 #   churn/exact_after   then, clock manual, one step of the reader's event
@@ -71,7 +77,7 @@ set -- $(lc_hnfs 0 | while read -r id; do echo "$(lc_xp_of 0 "$id" | tr ' ' ,) $
 	sort -n | head -n 1)
 q0=$1 n0=$2
 if [ "$q0" -gt 2 ]; then
-	for r in cpus reads monotonic never_over final_within opens/0 opens/1 exact_after no_report; do
+	for r in cpus reads monotonic never_over final_within final_counted opens/0 opens/1 exact_after no_report; do
 		skip "churn/$r" "every XP with an HN-F has $q0 or more: no room for two more events beside one per HN-F"
 	done
 	finish
@@ -107,10 +113,12 @@ c0pid=$!
 churner 1 "$(one 3)" &
 c1pid=$!
 k0=$(race_stat carries)
+cp "$LC_M/mesh0/counted" "$LC_TMP/k0.counted"
 r=$(taskset -c "$PCPU" cmn-hostile race -s "$SECS" -n $MINREADS -m 0 1 "$P:0x1")
 k1=$(race_stat carries)
 touch "$STOP"
 wait $c0pid $c1pid
+cp "$LC_M/mesh0/counted" "$LC_TMP/k1.counted"
 note "reader: $r; carries $k0 -> $k1"
 
 n=$(field "$r" reads)
@@ -133,6 +141,11 @@ elif [ "$(lc_u64 cmp "$fin" "$tru")" = gt ]; then
 else
 	pass churn/final_within
 	note "final $fin of truth $tru: $(lc_u64 sub "$tru" "$fin") made while the event was off the PMU"
+fi
+if is_uint "$fin"; then
+	lc_counted_exact churn/final_counted "$fin" 1 "$LC_TMP/k0.counted" "$LC_TMP/k1.counted"
+else
+	fail churn/final_counted "final '$fin'"
 fi
 for c in 0 1; do
 	read -r ops bad < "$LC_TMP/churn.$c.out" || { ops=0 bad=unknown; }
