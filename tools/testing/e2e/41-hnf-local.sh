@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc 8x8-32hnf-4dtc
 # timeout: 400
-# results: 12 + 3 * hnfs + (18 if hnfs_alone > 0 and hnf_xps >= 3 else 2)
+# results: 12 + 3 * hnfs + (19 if hnfs_alone > 0 and hnf_xps >= 3 else 3)
 # skip: per_hnf* if hnfs_shared > 8
 # skip: local64* if hnfs_alone == 0 or hnf_xps < 3
 # names: model_load modprobe_arm_cmn_hnf pmu_en_idle pmu_en_counting pmu_en_after
@@ -11,6 +11,7 @@
 # names: four_on_one/slc_access@0x* four_on_one/mc_reqs@0x* four_on_one/sf_hit@0x*
 # names: local64/*@0x* local64/slc_miss@0x* local64_offline/*@0x* local64_offline/slc_miss@0x* if hnfs_alone > 0 and hnf_xps >= 3
 # names: local64 local64_offline if not (hnfs_alone > 0 and hnf_xps >= 3)
+# names: local64_reread
 #
 # Per-HN-F counting and the driver's placement rules
 # (Documentation/internals.rst, "Where an event counts"). A bynodeid event
@@ -35,6 +36,12 @@
 #                             XP or fewer than three XPs with HN-Fs
 #   local64_offline/...       the same set while the PMU's CPU goes offline
 #                             between two steps: exact
+#   local64_reread            the same set enabled one by one (the eight
+#                             globals first), then the 64-bit counter's
+#                             event read after each of two steps in one
+#                             run (cmn-hostile seq): both reads exact, so a
+#                             read takes only what came since the one
+#                             before
 #   pmu_en_idle, pmu_en_counting, pmu_en_after
 #                             PMCR.pmu_en of the DTCs, by its effect: their
 #                             cycle counters do not run (no overflow
@@ -143,7 +150,7 @@ for al in slc_access mc_reqs sf_hit cache_fill; do
 	done
 done
 if [ -z "$target" ] || [ $nf -lt 8 ]; then
-	for c in local64 local64_offline; do
+	for c in local64 local64_offline local64_reread; do
 		skip "$c" "no HN-F alone on its XP, or too few other XPs to take the 8 global counters"
 	done
 	rmmod arm_cmn_hnf 2>/dev/null
@@ -165,6 +172,27 @@ if [ -w /sys/devices/system/cpu/cpu$cpu/online ]; then
 	echo 1 > /sys/devices/system/cpu/cpu$cpu/online
 else
 	fail local64_offline "cpu$cpu cannot be offlined"
+fi
+
+evs=
+ons=
+i=0
+for it in $fill "$P/slc_miss,bynodeid=1,nodeid=$target/|slc_miss|$target"; do
+	al=${it#*|}
+	al=${al%%|*}
+	n=${it##*|}
+	e=$(lc_alias "$P" "$al" | cut -d' ' -f1)
+	evs="$evs $P:$(printf '0x%x' $((e | 1 << 12 | n << 16)))@$e,-,$n"
+	ons="$ons on:$i"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086 # word splitting wanted
+out=$(cmn-hostile seq -m 0 $evs -- $ons step:$S check:8 step:$S check:8 2>&1)
+echo "$out" | sed 's/^/# /'
+if [ "$(echo "$out" | grep -c '^check 8 .* ok$')" = 2 ]; then
+	pass local64_reread
+else
+	fail local64_reread "$(echo "$out" | grep '^check 8 ' | tr '\n' ' ')$(echo "$out" | tail -n 1)"
 fi
 
 rmmod arm_cmn_hnf 2>/dev/null
