@@ -3,7 +3,7 @@
 # meshes: 4x2-2dtc 8x8-32hnf-4dtc two-mesh
 # subset-fw: dt
 # timeout: 300
-# results: 17 + (8 if nmesh > 1 else 0)
+# results: 18 + (8 if nmesh > 1 else 0)
 # names: model_load modprobe_arm_cmn_hnf hp_open hp_count_exact hp_hotplug
 # names: hp_cpumask_moved hp_cpumask_online hp_irq_follows_cpu hp_no_report
 # names: hpfree_open hpfree_hotplug hpfree_cpumask_online hpfree_irq_follows_cpu if nmesh > 1
