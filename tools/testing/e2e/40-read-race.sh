@@ -54,9 +54,9 @@ if modprobe arm-cmn && lc_pmu_wait "$C"; then
 	note "arm-cmn: $r"
 	case $r in
 	reads=*)
-		reads=${r#reads=}; reads=${reads%% *}
-		over=${r#* over=}; over=${over%% *}
-		nonmono=${r#* nonmono=}; nonmono=${nonmono%% *}
+		reads=$(lc_field "$r" reads)
+		over=$(lc_field "$r" over)
+		nonmono=$(lc_field "$r" nonmono)
 		if [ "$reads" -le 1000 ]; then
 			fail armcmn_bug_read_race "too few reads ($reads): void"
 		elif [ $((over + nonmono)) -gt 0 ]; then
@@ -78,10 +78,10 @@ if modprobe arm_cmn_hnf && lc_pmu_wait "$P"; then
 	reads=*) ;;
 	*) fail read_never_overcounts "cmn-perf race: $r"; finish ;;
 	esac
-	reads=${r#reads=}; reads=${reads%% *}
-	over=${r#* over=}; over=${over%% *}
-	nonmono=${r#* nonmono=}; nonmono=${nonmono%% *}
-	last=${r#* last=}; last=${last%% *}
+	reads=$(lc_field "$r" reads)
+	over=$(lc_field "$r" over)
+	nonmono=$(lc_field "$r" nonmono)
+	last=$(lc_field "$r" last)
 	if [ "$reads" -gt 1000 ] && [ "$last" -gt 0 ]; then
 		check_eq read_never_overcounts "$over" 0
 		check_eq read_monotonic "$nonmono" 0 ||

@@ -76,18 +76,13 @@ lc_set_rates 0
 echo 1 > "$LC_M/freq_mhz"
 check race_mode sh -c "echo 'on near_wrap' > $LC_M/mesh0/race" || finish
 
-field() { # LINE KEY: the value of KEY=<value> in LINE
-	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
-}
-race_stat() { field "$(cat "$LC_M/mesh0/race")" "$1"; }
-
 # race_verdict PREFIX CARRIES "<cmn-hostile race output>": its four results
 # (reads, monotonic, never_over, final_exact); CARRIES is the number of
 # carries the model delivered meanwhile. final and truth are one value per
 # event, comma-separated.
 race_verdict() {
 	local __p=$1 __c=$2 __r=$3 __n
-	__n=$(field "$__r" reads)
+	__n=$(lc_field "$__r" reads)
 	if ! is_uint "$__n"; then
 		fail "$__p/reads" "cmn-hostile race: $__r"
 		return
@@ -97,19 +92,19 @@ race_verdict() {
 	else
 		fail "$__p/reads" "void run: $__n reads, $__c carries"
 	fi
-	check_eq "$__p/monotonic" "$(field "$__r" nonmono)" 0 ||
-		note "largest drop $(field "$__r" maxdrop)"
-	check_eq "$__p/never_over" "$(field "$__r" over)" 0 ||
-		note "largest excess $(field "$__r" maxover)"
-	case ,$(field "$__r" truth), in
+	check_eq "$__p/monotonic" "$(lc_field "$__r" nonmono)" 0 ||
+		note "largest drop $(lc_field "$__r" maxdrop)"
+	check_eq "$__p/never_over" "$(lc_field "$__r" over)" 0 ||
+		note "largest excess $(lc_field "$__r" maxover)"
+	case ,$(lc_field "$__r" truth), in
 	*,0,*) fail "$__p/final_exact" "a truth delta is 0: nothing counted, void" ;;
-	*) check_eq "$__p/final_exact" "$(field "$__r" final)" "$(field "$__r" truth)" ;;
+	*) check_eq "$__p/final_exact" "$(lc_field "$__r" final)" "$(lc_field "$__r" truth)" ;;
 	esac
 }
 
-c0=$(race_stat carries)
+c0=$(lc_race_stat 0 carries)
 r=$(taskset -c "$(lc_pmu_cpu $P)" cmn-hostile race -s "$SECS" -n $MINREADS -m 0 1 "$P:0x1")
-c1=$(race_stat carries)
+c1=$(lc_race_stat 0 carries)
 note "arm_cmn_hnf: $r; carries $c0 -> $c1"
 race_verdict race $((c1 - c0)) "$r"
 
@@ -150,11 +145,11 @@ else
 		END { printf "n=%d sum=%.0f big=%d bad=%d max=%.0f\n", n, sum, big, bad, max }' \
 		"$LC_TMP/iv.csv")
 	note "intervals: $r, truth $tot"
-	if [ "$(field "$r" n)" -lt 50 ]; then
+	if [ "$(lc_field "$r" n)" -lt 50 ]; then
 		fail race_iv/sum "void run: $r"
 	else
-		check_eq race_iv/sum "$(field "$r" sum)" "$tot"
-		check_eq race_iv/each "$(( $(field "$r" big) + $(field "$r" bad) ))" 0
+		check_eq race_iv/sum "$(lc_field "$r" sum)" "$tot"
+		check_eq race_iv/each "$(( $(lc_field "$r" big) + $(lc_field "$r" bad) ))" 0
 	fi
 fi
 
@@ -163,9 +158,7 @@ fi
 # per HN-Fs on the busiest XP, q0 on the XP of the lone HN-F n0.
 per=$(lc_hnfs_per_xp_max 0)
 # shellcheck disable=SC2046 # word splitting wanted
-set -- $(lc_hnfs 0 | while read -r id; do echo "$(lc_xp_of 0 "$id" | tr ' ' ,) $id"; done |
-	awk '{ n[$1]++; if (!($1 in f)) f[$1] = $2 } END { for (x in n) print n[x], f[x] }' |
-	sort -n | head -n 1)
+set -- $(lc_hnf_fewest 0)
 q0=$1 n0=$2
 # m members of all HN-Fs (two if they leave room for the lone one), then
 # the lone one if its XP has a counter left
@@ -176,11 +169,11 @@ members="1 $P:0x1"
 [ $((m * q0 + 1)) -gt 4 ] ||
 	members="$members <1,-,$n0 $P:$(printf '0x%x' $((1 | 1 << 12 | n0 << 16)))"
 note "group: busiest XP $per HN-Fs, HN-F $n0 on an XP of $q0: $members - $P:0x300000000"
-c0=$(race_stat carries)
+c0=$(lc_race_stat 0 carries)
 # shellcheck disable=SC2086 # the members' words
 r=$(taskset -c "$(lc_pmu_cpu $P)" cmn-hostile race -g -s "$SECS" -n $MINREADS -m 0 $members \
 	- "$P:0x300000000")
-c1=$(race_stat carries)
+c1=$(lc_race_stat 0 carries)
 note "arm_cmn_hnf group: $r; carries $c0 -> $c1"
 race_verdict race_group $((c1 - c0)) "$r"
 
@@ -216,7 +209,7 @@ if [ -n "$daddr" ] && [ "${4:-}" = "$(printf '0x%x' $((xp + 0x2220)))" ]; then
 	r=$(cmn-hostile regrace -s 2 $((xp + 0x2220)) 0 $((daddr + 0x2000)) 0)
 	echo manual > "$LC_M/clock"
 	note "/dev/mem reader of HN-F $id: $r; race model: $(cat "$LC_M/mesh0/race")"
-	late=$(field "$r" late)
+	late=$(lc_field "$r" late)
 	if is_uint "$late" && [ "$late" -gt 0 ]; then
 		pass race_model/late_carry
 	else

@@ -66,6 +66,20 @@ lc_hnfs_per_xp_max() {
 		sort | uniq -c | awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }'
 }
 
+# lc_hnf_fewest MESH: "Q N", an HN-F N on an XP with the fewest HN-Fs (Q)
+lc_hnf_fewest() {
+	local __id
+	lc_hnfs "$1" | while read -r __id; do echo "$(lc_xp_of "$1" "$__id" | tr ' ' ,) $__id"; done |
+		awk '{ n[$1]++; if (!($1 in f)) f[$1] = $2 } END { for (x in n) print n[x], f[x] }' |
+		sort -n | head -n 1
+}
+
+# lc_field LINE KEY: the value of KEY=<value> in LINE (blank-separated
+# KEY=<value> words, as cmn-hostile and the model's race file print them)
+lc_field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# lc_race_stat MESH KEY: KEY of mesh MESH's race mode (its race file)
+lc_race_stat() { lc_field "$(cat "$LC_M/mesh$1/race")" "$2"; }
+
 lc_truth() { cmn-perf truth "$@"; }
 lc_cycles() { cat "$LC_M/mesh$1/cycles"; }
 # lc_counted_exact NAME GOT ID BEFORE AFTER: an event's count GOT equals

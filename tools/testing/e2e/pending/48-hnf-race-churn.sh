@@ -65,16 +65,9 @@ lc_set_rates 0
 echo 1 > "$LC_M/freq_mhz"
 check race_mode sh -c "echo 'on near_wrap' > $LC_M/mesh0/race" || finish
 
-field() { # LINE KEY: the value of KEY=<value> in LINE
-	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
-}
-race_stat() { field "$(cat "$LC_M/mesh0/race")" "$1"; }
-
 # the HN-F n0 of an XP with the fewest HN-Fs (q0 of them)
 # shellcheck disable=SC2046 # word splitting wanted
-set -- $(lc_hnfs 0 | while read -r id; do echo "$(lc_xp_of 0 "$id" | tr ' ' ,) $id"; done |
-	awk '{ n[$1]++; if (!($1 in f)) f[$1] = $2 } END { for (x in n) print n[x], f[x] }' |
-	sort -n | head -n 1)
+set -- $(lc_hnf_fewest 0)
 q0=$1 n0=$2
 if [ "$q0" -gt 2 ]; then
 	for r in cpus reads monotonic never_over final_within final_counted opens/0 opens/1 exact_after no_report; do
@@ -112,16 +105,16 @@ churner 0 "$(one 2)" &
 c0pid=$!
 churner 1 "$(one 3)" &
 c1pid=$!
-k0=$(race_stat carries)
+k0=$(lc_race_stat 0 carries)
 cp "$LC_M/mesh0/counted" "$LC_TMP/k0.counted"
 r=$(taskset -c "$PCPU" cmn-hostile race -s "$SECS" -n $MINREADS -m 0 1 "$P:0x1")
-k1=$(race_stat carries)
+k1=$(lc_race_stat 0 carries)
 touch "$STOP"
 wait $c0pid $c1pid
 cp "$LC_M/mesh0/counted" "$LC_TMP/k1.counted"
 note "reader: $r; carries $k0 -> $k1"
 
-n=$(field "$r" reads)
+n=$(lc_field "$r" reads)
 if ! is_uint "$n"; then
 	fail churn/reads "cmn-hostile race: $r"
 elif [ "$n" -ge 100 ] && [ $((k1 - k0)) -ge 100 ]; then
@@ -129,11 +122,11 @@ elif [ "$n" -ge 100 ] && [ $((k1 - k0)) -ge 100 ]; then
 else
 	fail churn/reads "void run: $n reads, $((k1 - k0)) carries"
 fi
-check_eq churn/monotonic "$(field "$r" nonmono)" 0 ||
-	note "largest drop $(field "$r" maxdrop)"
-check_eq churn/never_over "$(field "$r" over)" 0 ||
-	note "largest excess $(field "$r" maxover)"
-fin=$(field "$r" final) tru=$(field "$r" truth)
+check_eq churn/monotonic "$(lc_field "$r" nonmono)" 0 ||
+	note "largest drop $(lc_field "$r" maxdrop)"
+check_eq churn/never_over "$(lc_field "$r" over)" 0 ||
+	note "largest excess $(lc_field "$r" maxover)"
+fin=$(lc_field "$r" final) tru=$(lc_field "$r" truth)
 if ! is_uint "$fin" || ! is_uint "$tru" || [ "$tru" = 0 ] || [ "$fin" = 0 ]; then
 	fail churn/final_within "final '$fin', truth '$tru': void"
 elif [ "$(lc_u64 cmp "$fin" "$tru")" = gt ]; then
