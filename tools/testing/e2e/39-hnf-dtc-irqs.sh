@@ -73,6 +73,11 @@ irq_count() {
 		END { print s + 0 }' /proc/interrupts
 }
 
+# dtc_irq D: the Linux irq of DTC D of mesh 0 (the model resolved it)
+dtc_irq() {
+	sed -n "s/^dtc$1 irq=\([0-9-]*\) .*/\1/p" "$LC_M/mesh0/irq_fault"
+}
+
 # lines NAME DEVNAME: /proc/interrupts lines of the device = distinct SPIs
 lines() {
 	local n
@@ -85,7 +90,7 @@ if check modprobe_arm_cmn_hnf modprobe arm_cmn_hnf && lc_pmu_wait "$P"; then
 	lines hnf/lines "$P"
 	while read -r d n; do
 		i0=$(model_irqs 0 "$d")
-		irq=$(sed -n "s/^dtc$d irq=\([0-9-]*\) .*/\1/p" "$LC_M/mesh0/irq_fault")
+		irq=$(dtc_irq "$d")
 		s0=$(irq_count "${irq:-0}")
 		# shellcheck disable=SC2034 # read by lc_wrap_check
 		LC_WRAP_EVENTS=$(( (27 << 48) / 10 ))
@@ -155,7 +160,7 @@ if check modprobe_arm_cmn taskset -c "$pin" modprobe arm-cmn && lc_pmu_wait "$C"
 	irq_cpu armcmn/irq_cpu "$dev" "$pin"
 	while read -r d n; do
 		before=$(cat "$LC_M/mesh0/irqs")
-		irq=$(sed -n "s/^dtc$d irq=\([0-9-]*\) .*/\1/p" "$LC_M/mesh0/irq_fault")
+		irq=$(dtc_irq "$d")
 		s0=$(irq_count "${irq:-0}")
 		lc_wrap_check "armcmn/dtc$d" "$C" 0 hnf_cache_miss 1 "$n"
 		after=$(cat "$LC_M/mesh0/irqs")
