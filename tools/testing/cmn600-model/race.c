@@ -64,6 +64,14 @@
 #define RACE_MAX_DEFER_US	1000000
 #define RACE_DEFAULT_DEFER_US	20000
 
+/*
+ * perf_pmu_disable() brackets of uncore PMUs open now (runtime.c's probes),
+ * and the meshes whose race threads run.
+ */
+static atomic_t race_brackets = ATOMIC_INIT(0);
+static LIST_HEAD(race_meshes);
+static DEFINE_RAW_SPINLOCK(race_meshes_lock);
+
 /* xorshift32: deterministic, cheap */
 static u32 race_rand(struct cmn600_rt_mesh *m)
 {
@@ -246,7 +254,8 @@ static void race_iteration(struct cmn600_rt_mesh *m)
 	}
 	now = cmrt_clock_elapsed(m);
 	r = race_rand(m);
-	how = r & 3;
+	/* in a bracket a carry lands at once (cmrt_race_bracket()) */
+	how = atomic_read(&race_brackets) ? 0 : r & 3;
 	r >>= 2;
 	if (race_count(m, now, newbits)) {
 		if (how >= 2) {
@@ -329,6 +338,9 @@ void cmrt_race_start(struct cmn600_rt_mesh *m)
 	}
 	cpus_read_unlock();
 	m->race.nr_threads = n;
+	raw_spin_lock_irqsave(&race_meshes_lock, flags);
+	list_add(&m->race.node, &race_meshes);
+	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
 	for (cpu = 0; cpu < n; cpu++)
 		wake_up_process(m->race.threads[cpu]);
 }
@@ -346,6 +358,9 @@ void cmrt_race_stop(struct cmn600_rt_mesh *m)
 
 	if (!m->race.nr_threads)
 		return;
+	raw_spin_lock_irqsave(&race_meshes_lock, flags);
+	list_del(&m->race.node);
+	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
 	raw_spin_lock_irqsave(&m->lock, flags);
 	m->race.running = false;
 	raw_spin_unlock_irqrestore(&m->lock, flags);
@@ -361,6 +376,48 @@ void cmrt_race_stop(struct cmn600_rt_mesh *m)
 	race_raise(m, newbits, now);
 	m->pending = 0;
 	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+/**
+ * cmrt_race_bracket() - perf opened (@open) or closed a perf_pmu_disable()
+ * bracket of an uncore PMU, before the driver's callback runs
+ * @open: opened
+ *
+ * On silicon a carry reaches its DTC some tens of mesh cycles after the
+ * wrap that made it, far less than one register access of a CPU takes.
+ * Race mode stretches that lag (lag_ns, defer_us) so that a driver's
+ * sample, a few register reads, can fall inside it, as it can on silicon.
+ * A driver reprograms counters only inside a bracket, after its
+ * pmu_disable() and at least one register access from the last wrap a
+ * counter could make, so no carry can still be on its way when it takes a
+ * baseline there: every carry in flight lands now, and while a bracket is
+ * open every carry lands in the iteration of its wrap, as on silicon.
+ */
+void cmrt_race_bracket(bool open)
+{
+	u64 newbits[CMN600_MODEL_MAX_DTCS], now;
+	struct cmn600_rt_mesh *m;
+	unsigned long flags;
+	u64 before;
+
+	if (!open) {
+		atomic_dec_if_positive(&race_brackets);
+		return;
+	}
+	atomic_inc(&race_brackets);
+	raw_spin_lock_irqsave(&race_meshes_lock, flags);
+	list_for_each_entry(m, &race_meshes, race.node) {
+		memset(newbits, 0, sizeof(newbits));
+		raw_spin_lock(&m->lock);
+		now = ktime_get_ns();
+		before = m->race.carries;
+		race_deliver_due(m, now, true, newbits);
+		race_deliver(m, m->race.inflight, newbits);
+		m->race.settled += m->race.carries - before;
+		race_raise(m, newbits, now);
+		raw_spin_unlock(&m->lock);
+	}
+	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
 }
 
 /**
@@ -397,10 +454,11 @@ static void show_race(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	const struct cmrt_race *r = &m->race;
 
-	seq_printf(s, "%s%s lag_ns=%u defer_us=%u threads=%u iterations=%llu carries=%llu bursts=%llu\n",
+	seq_printf(s, "%s%s lag_ns=%u defer_us=%u threads=%u iterations=%llu carries=%llu bursts=%llu settled=%llu\n",
 		   r->on ? "on" : "off", r->near_wrap ? " near_wrap" : "", r->lag_ns,
 		   r->defer_us, r->nr_threads, (unsigned long long)r->iterations,
-		   (unsigned long long)r->carries, (unsigned long long)r->bursts);
+		   (unsigned long long)r->carries, (unsigned long long)r->bursts,
+		   (unsigned long long)r->settled);
 }
 
 void cmn600_rt_show_race(struct seq_file *s, struct cmn600_rt_mesh *m)

@@ -117,12 +117,13 @@ struct cmrt_race {
 	u32 rng;
 	unsigned int nr_threads;
 	struct task_struct *threads[CMRT_RACE_MAX_THREADS];
+	struct list_head node;	/* in race_meshes while running */
 	/* carries of the current iteration, not yet stored or deferred */
 	u64 inflight[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL];
 	struct cmrt_race_batch deferred[CMRT_RACE_DEFERRED];
 	/* every carry noted and not yet stored, per global counter */
 	u64 flying[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL];
-	u64 iterations, carries, bursts;
+	u64 iterations, carries, bursts, settled;
 };
 
 struct cmn600_rt_mesh {
@@ -193,5 +194,6 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now);
 void cmrt_race_init(struct cmn600_rt_mesh *m);
 void cmrt_race_start(struct cmn600_rt_mesh *m);	/* process context, unlocked */
 void cmrt_race_stop(struct cmn600_rt_mesh *m);	/* process context, unlocked */
+void cmrt_race_bracket(bool open);			/* any context */
 
 #endif /* CMN600_MODEL_RT_H */

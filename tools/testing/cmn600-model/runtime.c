@@ -941,8 +941,20 @@ static int pmu_disable_probe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct pmu *pmu = (struct pmu *)regs_get_kernel_argument(regs, 0);
 
-	if (pmu && pmu->task_ctx_nr == perf_invalid_context)
+	if (pmu && pmu->task_ctx_nr == perf_invalid_context) {
 		catch_up_here();
+		cmrt_race_bracket(true);
+	}
+	return 0;
+}
+
+/* The end of the bracket: race mode may hold carries back again */
+static int pmu_enable_probe(struct kprobe *p, struct pt_regs *regs)
+{
+	struct pmu *pmu = (struct pmu *)regs_get_kernel_argument(regs, 0);
+
+	if (pmu && pmu->task_ctx_nr == perf_invalid_context)
+		cmrt_race_bracket(false);
 	return 0;
 }
 
@@ -960,6 +972,7 @@ static int event_read_probe(struct kprobe *p, struct pt_regs *regs)
 
 static struct kprobe probes[] = {
 	{ .symbol_name = "perf_pmu_disable", .pre_handler = pmu_disable_probe },
+	{ .symbol_name = "perf_pmu_enable", .pre_handler = pmu_enable_probe },
 	{ .symbol_name = "__perf_event_read", .pre_handler = event_read_probe },
 };
 
@@ -1223,6 +1236,7 @@ void cmn600_rt_clock_start(struct cmn600_rt_mesh *m, u32 freq_mhz)
 {
 	unsigned long flags;
 
+	probe_register();
 	raw_spin_lock_irqsave(&m->lock, flags);
 	m->freq_mhz = freq_mhz;
 	if (m->race.on) {
@@ -1239,7 +1253,6 @@ void cmn600_rt_clock_start(struct cmn600_rt_mesh *m, u32 freq_mhz)
 	m->frac = 0;
 	m->pending = 0;
 	raw_spin_unlock_irqrestore(&m->lock, flags);
-	probe_register();
 	raw_spin_lock_irqsave(&clocks_lock, flags);
 	list_add(&m->clock_node, &running_clocks);
 	raw_spin_unlock_irqrestore(&clocks_lock, flags);
