@@ -5,10 +5,13 @@
 # subset-kernels: debug
 # fw: dt
 # timeout: 300
-# results: 13 + nmesh
+# results: 21 + nmesh
 # names: model_load modprobe_arm_cmn_hnf clock_free fuzz_no_report fuzz_monotonic
 # names: fuzz_truth_bound fuzz_errno_documented fuzz_config_oracle fuzz_irq_follows_cpu
 # names: fuzz_overflow_irqs fuzz_iterations fuzz_rmmod modprobe_again fuzz_reload_exact_0
+# names: fuzz_race_no_report fuzz_race_monotonic fuzz_race_truth_bound
+# names: fuzz_race_errno_documented fuzz_race_config_oracle fuzz_race_irq_follows_cpu
+# names: fuzz_race_overflow_irqs fuzz_race_iterations
 # names: fuzz_reload_exact_1 if nmesh > 1
 # names: fuzz_reload_exact_[2-9] if nmesh > 2
 #
@@ -22,6 +25,11 @@
 #                       monotonic, truth_bound, errno_documented,
 #                       config_oracle, irq_follows_cpu, overflow_irqs
 #   fuzz_iterations     every iteration asked for ran (or FUZZ_SECS ended it)
+#   fuzz_race_*         then the same again, a quarter of the iterations
+#                       (FUZZ_RACE_ITERS) from the next seed, with every mesh
+#                       in the model's race mode (Documentation/cmn600-model.rst,
+#                       "Race mode"): clock threads on both CPUs, carries late
+#                       into the driver's reads and interrupts
 #   fuzz_rmmod          afterwards the driver unloads and its PMUs are gone
 #   fuzz_reload_exact_<n>  reloaded, one manual step counts exactly on mesh n
 . /e2e/lib.sh
@@ -57,32 +65,51 @@ done
 echo $FREQ > "$LC_M/freq_mhz"
 check clock_free sh -c "echo 'free constant' > $LC_M/clock" || finish
 
-args="-s $SEED -n $ITERS -H $HOTPLUG"
-[ "$SECS" = 0 ] || args="$args -t $SECS"
-note "cmn-fuzz $args"
-# shellcheck disable=SC2086 # word splitting wanted
-cmn-fuzz $args > "$LC_TMP/fuzz.out" 2>&1
-rc=$?
-echo manual > "$LC_M/clock"
-grep '^#' "$LC_TMP/fuzz.out"
-note "cmn-fuzz exit status $rc"
-nchecks=0
-while read -r w name verdict why; do
-	[ "$w" = check ] || continue
-	nchecks=$((nchecks + 1))
-	if [ "$verdict" = ok ]; then
-		pass "fuzz_$name"
+# fuzz PREFIX SEED ITERS: one cmn-fuzz run on the running clock, its checks
+# as PREFIX_<invariant> and PREFIX_iterations; the clock is manual after it
+fuzz() {
+	local __args="-s $2 -n $3 -H $HOTPLUG" __out="$LC_TMP/$1.out" __n=0 __got
+	local w name verdict why
+
+	[ "$SECS" = 0 ] || __args="$__args -t $SECS"
+	note "$1: cmn-fuzz $__args"
+	# shellcheck disable=SC2086 # word splitting wanted
+	cmn-fuzz $__args > "$__out" 2>&1
+	note "$1: cmn-fuzz exit status $?"
+	echo manual > "$LC_M/clock"
+	grep '^#' "$__out"
+	while read -r w name verdict why; do
+		[ "$w" = check ] || continue
+		__n=$((__n + 1))
+		if [ "$verdict" = ok ]; then
+			pass "$1_$name"
+		else
+			fail "$1_$name" "$why"
+		fi
+	done < "$__out"
+	[ $__n -gt 0 ] || fail "$1_run" "cmn-fuzz printed no check: $(tail -n 3 "$__out")"
+	__got=$(sed -n 's/^iterations //p' "$__out")
+	if [ "$SECS" != 0 ]; then
+		check_range "$1_iterations" "${__got:-0}" 1 "$3"
 	else
-		fail "fuzz_$name" "$why"
+		check_eq "$1_iterations" "${__got:-none}" "$3"
 	fi
-done < "$LC_TMP/fuzz.out"
-[ $nchecks -gt 0 ] || fail fuzz_run "cmn-fuzz printed no check: $(tail -n 3 "$LC_TMP/fuzz.out")"
-got=$(sed -n 's/^iterations //p' "$LC_TMP/fuzz.out")
-if [ "$SECS" != 0 ]; then
-	check_range fuzz_iterations "${got:-0}" 1 "$ITERS"
-else
-	check_eq fuzz_iterations "${got:-none}" "$ITERS"
-fi
+}
+
+fuzz fuzz "$SEED" "$ITERS"
+m=0
+while [ $m -lt "$nm" ]; do
+	echo on > "$LC_M/mesh$m/race"
+	m=$((m + 1))
+done
+echo 'free constant' > "$LC_M/clock"
+fuzz fuzz_race $((SEED + 1)) "${FUZZ_RACE_ITERS:-$((ITERS / 4))}"
+m=0
+while [ $m -lt "$nm" ]; do
+	note "race model mesh$m: $(cat "$LC_M/mesh$m/race")"
+	echo off > "$LC_M/mesh$m/race"
+	m=$((m + 1))
+done
 
 # every CPU is back (cmn-fuzz puts them online); the driver must go cleanly
 r=$(cmn-perf rmmod arm_cmn_hnf)
