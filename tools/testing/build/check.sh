@@ -77,6 +77,9 @@
 # CHECK_DEBUG_MESHES, CHECK_E2E_JOBS (guests at once in the e2e pool,
 # default 2: one guest keeps one core busy, and the host has two),
 # CHECK_E2E_EARLY_JOBS (guests at once while other stages run, default 1),
+# CHECK_RACE_PASS (default 1: the e2e stage of the first of CHECK_KERNELS
+# also runs the count tests again with the model in race mode, on both
+# firmwares, their results named race/...: tools/testing/vm/race-pass.sh),
 # CHECK_RANDOM_MESHES=1 (the primary guest also runs every script on
 # generated meshes: the regression seeds of tools/testing/vm/regression-seeds
 # and one fresh seed derived from the commit, each boot printing its seed
@@ -264,6 +267,17 @@ e2e_pool_start() {
 		{ resolve_kvers && flock "$OUTD/.build.lock" \
 			"$TESTING/vm/fetch-guest.sh" ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}; } ||
 			log "guest downloads failed (e2e.sh tries again)"
+		# the race pass of the count tests on the newest kernel, both
+		# firmwares (tools/testing/vm/race-pass.sh)
+		if [ "${CHECK_RACE_PASS:-1}" = 1 ]; then
+			# shellcheck disable=SC2086 # a list of kernels
+			set -- ${CHECK_KERNELS:-7.2 6.12 6.1 5.10}
+			RACE_PASS_KERNELS=${RACE_PASS_KERNELS:-$1} \
+				"$TESTING/vm/race-pass.sh" "$RES/race-pass" ||
+				echo "FAIL: e2e/stage: tools/testing/vm/race-pass.sh failed"
+			E2E_EXTRA="${E2E_EXTRA:-} $RES/race-pass"
+			export E2E_EXTRA
+		fi
 		timeout "$tmo" env E2E_PLAN="${plan# }" E2E_JOBS="$EJOBS" \
 			E2E_JOBS_FILE="$RES/e2e-jobs" E2E_STAGE_TIMEOUT="$TMO" \
 			E2E_STAGE_REPORT="$RES/e2e-stages.txt" "$TESTING/vm/e2e.sh"

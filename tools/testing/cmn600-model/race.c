@@ -48,6 +48,7 @@
 #include <linux/err.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
@@ -63,6 +64,7 @@
 #define RACE_DEFAULT_LAG_NS	2000
 #define RACE_MAX_DEFER_US	1000000
 #define RACE_DEFAULT_DEFER_US	20000
+#define RACE_STEP_NS		(20 * NSEC_PER_MSEC)
 
 /*
  * perf_pmu_disable() brackets of uncore PMUs open now (runtime.c's probes),
@@ -185,6 +187,21 @@ static void race_defer(struct cmn600_rt_mesh *m, u64 due, u64 *newbits)
 }
 
 /*
+ * In a race step, the cycles of this iteration instead of the wall time's:
+ * the step's cycles spread evenly over RACE_STEP_NS from its start
+ */
+static u64 race_step_cycles(struct cmn600_rt_mesh *m, u64 now)
+{
+	struct cmrt_race *r = &m->race;
+	u64 t = min_t(u64, now - r->step_t0, RACE_STEP_NS);
+	u64 target = mul_u64_u64_div_u64(r->step_total, t, RACE_STEP_NS);
+	u64 c = target - r->step_done;
+
+	r->step_done = target;
+	return c;
+}
+
+/*
  * First part of an iteration: the deferred carries that are due, then the
  * time since the last iteration into the local counters and cycle
  * counters; this iteration's carries are noted in m->race.inflight.
@@ -202,6 +219,8 @@ static bool race_count(struct cmn600_rt_mesh *m, u64 now, u64 *newbits)
 	race_deliver_due(m, now, false, newbits);
 	c = m->pending;
 	m->pending = 0;
+	if (m->race.stepping)
+		c = race_step_cycles(m, now);
 	cmrt_service(m);
 	cmrt_watch_overflow(m, now);
 	cmrt_plan(m);
@@ -376,6 +395,52 @@ void cmrt_race_stop(struct cmn600_rt_mesh *m)
 	race_raise(m, newbits, now);
 	m->pending = 0;
 	raw_spin_unlock_irqrestore(&m->lock, flags);
+}
+
+/**
+ * cmrt_race_step() - a manual step of a mesh in race mode
+ * @m: the mesh, its clock manual
+ * @cycles: the step
+ *
+ * The race threads count exactly @cycles cycles, spread over RACE_STEP_NS
+ * of wall time, while the driver runs on every CPU: overflow interrupts
+ * are raised and not waited for, carries are late, as on the free clock.
+ * Then the threads stop and every carry lands. The events are those of a
+ * gentle step of @cycles (near_wrap is off for a step: its bursts would
+ * add events).
+ * Return: false if the mesh is not in race mode with its clock manual
+ * (then nothing happened).
+ */
+bool cmrt_race_step(struct cmn600_rt_mesh *m, u64 cycles)
+{
+	unsigned long flags;
+	bool near_wrap, done = false;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	if (!m->race.on || m->race.nr_threads || m->clock_on) {
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+		return false;
+	}
+	near_wrap = m->race.near_wrap;
+	m->race.near_wrap = false;
+	m->race.stepping = true;
+	m->race.step_total = cycles;
+	m->race.step_done = 0;
+	m->race.step_t0 = ktime_get_ns();
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	cmrt_race_start(m);
+	while (!done) {
+		usleep_range(1000, 2000);
+		raw_spin_lock_irqsave(&m->lock, flags);
+		done = m->race.step_done == m->race.step_total;
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+	}
+	cmrt_race_stop(m);
+	raw_spin_lock_irqsave(&m->lock, flags);
+	m->race.stepping = false;
+	m->race.near_wrap = near_wrap;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	return true;
 }
 
 /**

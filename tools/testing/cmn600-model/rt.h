@@ -124,6 +124,9 @@ struct cmrt_race {
 	/* every carry noted and not yet stored, per global counter */
 	u64 flying[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL];
 	u64 iterations, carries, bursts, settled;
+	/* a step in race mode (cmrt_race_step()) */
+	bool stepping;
+	u64 step_t0, step_total, step_done;
 };
 
 struct cmn600_rt_mesh {
@@ -195,5 +198,6 @@ void cmrt_race_init(struct cmn600_rt_mesh *m);
 void cmrt_race_start(struct cmn600_rt_mesh *m);	/* process context, unlocked */
 void cmrt_race_stop(struct cmn600_rt_mesh *m);	/* process context, unlocked */
 void cmrt_race_bracket(bool open);			/* any context */
+bool cmrt_race_step(struct cmn600_rt_mesh *m, u64 cycles);	/* process context */
 
 #endif /* CMN600_MODEL_RT_H */

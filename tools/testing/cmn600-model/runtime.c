@@ -792,13 +792,16 @@ static void on_observer(struct cmn600_rt_mesh *m, smp_call_func_t fn, void *arg)
  * @cycles: number of cycles, any u64
  *
  * Each chunk runs on the observer CPU with interrupts off; between chunks
- * this sleeps while the driver handles overflow interrupts.
+ * this sleeps while the driver handles overflow interrupts. A mesh in race
+ * mode is stepped by its race threads instead (cmrt_race_step()).
  */
 void cmn600_rt_step(struct cmn600_rt_mesh *m, u64 cycles)
 {
 	struct step_chunk a = { .m = m, .remaining = cycles };
 	unsigned int i;
 
+	if (cmrt_race_step(m, cycles))
+		return;
 	cmrt_resolve_irqs(m);
 	do {
 		on_observer(m, step_chunk, &a);

@@ -15,7 +15,10 @@
 # ("# skip:"). The host
 # turns them into PASS:/FAIL:/SKIP: e2e/<kernel>/<fw>/<mesh>/<name>.
 # Set by /init from /etc/cmn/run.conf: CMN_KERNEL, CMN_FW, CMN_MESH_NAME,
-# CMN_FAULT (empty: no fault).
+# CMN_FAULT (empty: no fault). Set by a race-pass wrapper
+# (tools/testing/e2e/race-pass.sh): CMN_RACE_STEPS=1, every mesh loads in
+# the model's race mode, so that steps run on its race threads; and
+# CMN_RESULT_PREFIX, put before every result name.
 
 CMN_DBG=/sys/kernel/debug/cmn600_model
 CMN_MESH=/etc/cmn/mesh
@@ -32,7 +35,7 @@ note() { echo "$*" | sed 's/^/# /'; }
 
 # pass NAME
 pass() {
-	echo "CMN-TEST: PASS $1"
+	echo "CMN-TEST: PASS ${CMN_RESULT_PREFIX:-}$1"
 	CMN_RESULTS=$((CMN_RESULTS + 1))
 }
 
@@ -40,7 +43,7 @@ pass() {
 fail() {
 	_n=$1
 	shift
-	echo "CMN-TEST: FAIL $_n: $(echo "$*" | tr '\n\r' '  ' | sed 's/ *$//')"
+	echo "CMN-TEST: FAIL ${CMN_RESULT_PREFIX:-}$_n: $(echo "$*" | tr '\n\r' '  ' | sed 's/ *$//')"
 	CMN_FAILED=$((CMN_FAILED + 1))
 	CMN_RESULTS=$((CMN_RESULTS + 1))
 }
@@ -50,7 +53,7 @@ fail() {
 skip() {
 	_n=$1
 	shift
-	echo "CMN-TEST: SKIP $_n: $(echo "$*" | tr '\n\r' '  ' | sed 's/ *$//')"
+	echo "CMN-TEST: SKIP ${CMN_RESULT_PREFIX:-}$_n: $(echo "$*" | tr '\n\r' '  ' | sed 's/ *$//')"
 	CMN_RESULTS=$((CMN_RESULTS + 1))
 }
 
@@ -162,11 +165,18 @@ model_load() {
 		# shellcheck disable=SC2086
 		insmod "$CMN_MODEL_KO" $_s || return 1
 	fi
-	dd if="$CMN_MESH" of="$CMN_DBG/load" bs=1M 2>/dev/null
+	model_reload
 }
 
-# model_reload: load the mesh again (rebuilds the images from scratch)
-model_reload() { dd if="$CMN_MESH" of="$CMN_DBG/load" bs=1M 2>/dev/null; }
+# model_reload: load the mesh again (rebuilds the images from scratch); in
+# a race pass every mesh in race mode again
+model_reload() {
+	dd if="$CMN_MESH" of="$CMN_DBG/load" bs=1M 2>/dev/null || return 1
+	[ "${CMN_RACE_STEPS:-0}" = 1 ] || return 0
+	for _r in "$CMN_DBG"/mesh[0-9]*/race; do
+		echo on > "$_r" || return 1
+	done
+}
 
 model_unload() { rmmod cmn600_model; }
 

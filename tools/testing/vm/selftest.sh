@@ -179,6 +179,42 @@ for e in "8x8-32hnf-4dtc|hnfs * 10 + dtcs|324" "two-mesh|sum(m.hnfs for m in mes
 	fi
 done
 
+# the race pass (race-pass.sh): each wrapper's manifest is its script's,
+# every name and skip glob prefixed race/, on the meshes and kernel asked
+mkdir -p "$T/rp"
+if ! "$VM/race-pass.sh" "$T/rp" 30-hnf-counts 32-hnf-two-mesh > "$T/rp.out" 2>&1; then
+	bad race_pass/generate "$(tr '\n' '|' < "$T/rp.out")"
+else
+	for n in 30-hnf-counts 32-hnf-two-mesh; do
+		for m in default two-mesh; do
+			"$VM/manifest.py" expect --mesh "$MESHDIR/$m.mesh" "$E2E/$n.sh" > "$T/rp.base" 2>&1
+			"$VM/manifest.py" expect --mesh "$MESHDIR/$m.mesh" "$T/rp/$n-race.sh" > "$T/rp.race" 2>&1
+			# the base manifest with its names prefixed, under the wrapper's name
+			want=$(awk -v n="$n" '{ $1 = n "-race"; if ($2 == "names" || $2 == "skip") $3 = "race/" $3; print }' "$T/rp.base")
+			if [ -n "$want" ] && ! grep -q ' error ' "$T/rp.base" &&
+			   [ "$want" = "$(cat "$T/rp.race")" ]; then
+				ok "race_pass/manifest/$n/$m"
+			else
+				bad "race_pass/manifest/$n/$m" "$(diff <(echo "$want") "$T/rp.race" | head -n 4 | tr '\n' '|')"
+			fi
+		done
+	done
+	if grep -qx '# meshes: default' "$T/rp/30-hnf-counts-race.sh" &&
+	   grep -qx '# meshes: two-mesh' "$T/rp/32-hnf-two-mesh-race.sh" &&
+	   grep -qx '# kernels: 7.2' "$T/rp/30-hnf-counts-race.sh" &&
+	   grep -qx 'CMN_RACE_STEPS=1 CMN_RESULT_PREFIX=race/' "$T/rp/30-hnf-counts-race.sh" &&
+	   grep -qx '. /e2e/30-hnf-counts.sh' "$T/rp/30-hnf-counts-race.sh"; then
+		ok race_pass/where
+	else
+		bad race_pass/where "$(grep -E '^# (meshes|kernels)|^CMN_|^\. ' "$T/rp/30-hnf-counts-race.sh" | tr '\n' '|')"
+	fi
+fi
+if "$VM/race-pass.sh" "$T/rp" no-such-test > /dev/null 2>&1; then
+	bad race_pass/unknown_test "a wrapper of a test that does not exist was written"
+else
+	ok race_pass/unknown_test
+fi
+
 # parse_log against the manifest above
 run_parse() { # LOG: the verdict lines into $T/out, counts in NPASS...
 	NPASS=0 NFAIL=0 NSKIP=0
