@@ -77,6 +77,39 @@ static void cmn_hnf_test_counter_delta(struct kunit *test)
 	}
 }
 
+/*
+ * cmn_hnf_fields_sum(): the sum of the chosen 16-bit DTM counters of an
+ * XP's por_dtm_pmevcnt, counter n in bits [16n + 15:16n], for every choice
+ */
+static void cmn_hnf_test_counter_fields_sum(struct kunit *test)
+{
+	static const u64 vals[] = {
+		0, ~0ULL, 0x0004000300020001ULL, 0xffff0000ffff0000ULL,
+		0x8000800080008000ULL, 0x123456789abcdef0ULL,
+	};
+	unsigned int i, fields, n;
+	u32 want;
+
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		for (fields = 0; fields < 16; fields++) {
+			want = 0;
+			if (fields & 1)
+				want += vals[i] & 0xffff;
+			if (fields & 2)
+				want += (vals[i] >> 16) & 0xffff;
+			if (fields & 4)
+				want += (vals[i] >> 32) & 0xffff;
+			if (fields & 8)
+				want += vals[i] >> 48;
+			KUNIT_EXPECT_EQ_MSG(test, cmn_hnf_fields_sum(vals[i], fields), want,
+					    "0x%llx, fields 0x%x", vals[i], fields);
+		}
+	}
+	/* four counters at their largest: no 16-bit truncation of the sum */
+	n = cmn_hnf_fields_sum(~0ULL, 0xf);
+	KUNIT_EXPECT_EQ(test, n, 4U * 0xffff);
+}
+
 /* ---- cmn_hnf_wrap_read(), _flag(), _confirm() -------------------------- */
 
 static u64 wrap_read(struct kunit *test, struct cmn_hnf_wrap *w, u64 cur,
@@ -1069,6 +1102,7 @@ static void cmn_hnf_test_counter_simulated(struct kunit *test)
 
 static struct kunit_case cmn_hnf_counter_cases[] = {
 	KUNIT_CASE(cmn_hnf_test_counter_delta),
+	KUNIT_CASE(cmn_hnf_test_counter_fields_sum),
 	KUNIT_CASE(cmn_hnf_test_counter_wrap_read_32),
 	KUNIT_CASE(cmn_hnf_test_counter_wrap_read_40),
 	KUNIT_CASE(cmn_hnf_test_counter_wrap_flag),

@@ -113,11 +113,9 @@ static inline u64 cmn_hnf_dtm_local64(u8 input)
 static inline u32 cmn_hnf_fields_sum(u64 val, unsigned int fields)
 {
 	u32 sum = 0;
-	unsigned int n;
 
-	for (n = 0; n < 4; n++)
-		if (fields & BIT(n))
-			sum += (u16)(val >> (16 * n));
+	for (; fields; fields &= fields - 1)
+		sum += (u16)(val >> (16 * __ffs(fields)));
 	return sum;
 }
 

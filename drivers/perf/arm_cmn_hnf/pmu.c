@@ -164,11 +164,14 @@ static unsigned int cmn_hnf_confirm(struct cmn_hnf *cmn, int idx, unsigned int n
 /* The sum of GLOBAL counter @c's 16-bit DTM counters in @s */
 static u32 cmn_hnf_local_sum(const struct cmn_hnf_ctr *c, const struct cmn_hnf_sample *s)
 {
+	unsigned int x;
 	u64 xps;
 	u32 sum = 0;
 
-	for (xps = c->xps; xps; xps &= xps - 1)
-		sum += cmn_hnf_fields_sum(s->xp[__ffs64(xps)], c->fields[__ffs64(xps)]);
+	for (xps = c->xps; xps; xps &= xps - 1) {
+		x = __ffs64(xps);
+		sum += cmn_hnf_fields_sum(s->xp[x], c->fields[x]);
+	}
 	return sum;
 }
 
