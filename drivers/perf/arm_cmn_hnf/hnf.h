@@ -131,7 +131,8 @@ void cmn_hnf_hw_reset(struct cmn_hnf *cmn, bool on);
 void cmn_hnf_hw_event_sel(struct cmn_hnf *cmn, unsigned int hnf);
 void cmn_hnf_hw_dtm(struct cmn_hnf *cmn, unsigned int xp);
 void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s);
-void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on, bool clock);
+void cmn_hnf_hw_clock(struct cmn_hnf *cmn, bool ungated);
+void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on);
 u32 cmn_hnf_hw_ovf(struct cmn_hnf *cmn, unsigned int dtc);
 void cmn_hnf_hw_ovf_clear(struct cmn_hnf *cmn, unsigned int dtc, u32 bits);
 

@@ -70,16 +70,20 @@ void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s)
 }
 
 /*
- * PMCR.pmu_en on every DTC (each counts its own domain); DTC0's clock is
- * kept ungated while it counts the cycles event, or the count would stop
- * whenever the DTC idles.
+ * DTC0's clock is kept ungated while it counts the cycles event, or the
+ * count would stop whenever the DTC idles
  */
-void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on, bool cycles)
+void cmn_hnf_hw_clock(struct cmn_hnf *cmn, bool ungated)
+{
+	cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, 0) + CMN_DT_DTC_CTL, CMN_DT_DTC_CTL_DT_EN |
+		   (ungated ? CMN_DT_DTC_CTL_CG_DISABLE : 0));
+}
+
+/* PMCR.pmu_en on every DTC: each counts its own domain */
+void cmn_hnf_hw_enable(struct cmn_hnf *cmn, bool on)
 {
 	unsigned int d;
 
-	cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, 0) + CMN_DT_DTC_CTL, CMN_DT_DTC_CTL_DT_EN |
-		   (cycles ? CMN_DT_DTC_CTL_CG_DISABLE : 0));
 	for (d = 0; d < cmn->topo->num_dtcs; d++)
 		cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, d) + CMN_DT_PMCR, CMN_DT_PMCR_OVFL_INTR_EN |
 			   (on ? CMN_DT_PMCR_PMU_EN : 0));

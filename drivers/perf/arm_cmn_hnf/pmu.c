@@ -325,10 +325,14 @@ static void cmn_hnf_apply_enable(struct cmn_hnf *cmn)
 	bool on = cmn->nr_events && !cmn->disabled && !cmn->add_txn;
 	bool clock = cmn->ctr[CMN_HNF_CYCLES].event;
 
-	if (on != cmn->hw_on || clock != cmn->clock_on) {
-		cmn->hw_on = on;
+	/* each register only when it changes: a bracket costs one write a DTC */
+	if (clock != cmn->clock_on) {
 		cmn->clock_on = clock;
-		cmn_hnf_hw_enable(cmn, on, clock);
+		cmn_hnf_hw_clock(cmn, clock);
+	}
+	if (on != cmn->hw_on) {
+		cmn->hw_on = on;
+		cmn_hnf_hw_enable(cmn, on);
 	}
 }
 
