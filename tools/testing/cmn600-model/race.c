@@ -65,6 +65,7 @@
 #define RACE_MAX_DEFER_US	1000000
 #define RACE_DEFAULT_DEFER_US	20000
 #define RACE_STEP_NS		(20 * NSEC_PER_MSEC)
+#define RACE_BRACKET_MAX_NS	(50ULL * NSEC_PER_MSEC)
 
 /*
  * perf_pmu_disable() brackets of uncore PMUs open now (runtime.c's probes),
@@ -271,9 +272,20 @@ static void race_iteration(struct cmn600_rt_mesh *m)
 		local_irq_restore(flags);
 		return;
 	}
+	/* a bracket is open: the mesh waits for it (cmrt_race_bracket()) */
+	if (atomic_read(&race_brackets)) {
+		if (ktime_get_ns() - m->race.paused_at < RACE_BRACKET_MAX_NS) {
+			raw_spin_unlock(&m->lock);
+			local_irq_restore(flags);
+			return;
+		}
+		if (!m->race.overdue++)
+			pr_info("mesh%u: a perf_pmu_disable() bracket open for over %llu ms: the race threads count again\n",
+				m->index, RACE_BRACKET_MAX_NS / NSEC_PER_MSEC);
+	}
 	now = cmrt_clock_elapsed(m);
 	r = race_rand(m);
-	/* in a bracket a carry lands at once (cmrt_race_bracket()) */
+	/* past an overdue bracket a carry lands at once */
 	how = atomic_read(&race_brackets) ? 0 : r & 3;
 	r >>= 2;
 	if (race_count(m, now, newbits)) {
@@ -448,15 +460,22 @@ bool cmrt_race_step(struct cmn600_rt_mesh *m, u64 cycles)
  * bracket of an uncore PMU, before the driver's callback runs
  * @open: opened
  *
- * On silicon a carry reaches its DTC some tens of mesh cycles after the
- * wrap that made it, far less than one register access of a CPU takes.
- * Race mode stretches that lag (lag_ns, defer_us) so that a driver's
- * sample, a few register reads, can fall inside it, as it can on silicon.
- * A driver reprograms counters only inside a bracket, after its
- * pmu_disable() and at least one register access from the last wrap a
- * counter could make, so no carry can still be on its way when it takes a
- * baseline there: every carry in flight lands now, and while a bracket is
- * open every carry lands in the iteration of its wrap, as on silicon.
+ * On silicon an event is in its counter a few cycles after it happened,
+ * and a carry reaches its DTC some tens of mesh cycles after the wrap
+ * that made it: far less than one register access of a CPU takes. An
+ * iteration of a race thread counts tens of microseconds at once, and
+ * race mode stretches the carries' lag (lag_ns, defer_us), so that a
+ * driver's sample, a few register reads, can fall inside them, as it can
+ * on silicon. A driver reprograms counters only inside a bracket, and
+ * takes its baselines there: an iteration that read the configuration
+ * before the driver's writes and stored its counts after them, or a carry
+ * still on its way, would put events from before a baseline after it,
+ * which silicon cannot do. So at the opening of a bracket the mesh is
+ * brought up to the present under the configuration then live (as the
+ * gentle clock's catch-up does), every carry in flight lands, and the race
+ * threads wait until the bracket closes (at most RACE_BRACKET_MAX_NS,
+ * after which they count again and say so once); the time of the bracket
+ * is counted after it, under the configuration the driver left.
  */
 void cmrt_race_bracket(bool open)
 {
@@ -472,14 +491,19 @@ void cmrt_race_bracket(bool open)
 	atomic_inc(&race_brackets);
 	raw_spin_lock_irqsave(&race_meshes_lock, flags);
 	list_for_each_entry(m, &race_meshes, race.node) {
-		memset(newbits, 0, sizeof(newbits));
 		raw_spin_lock(&m->lock);
-		now = ktime_get_ns();
+		if (!m->race.running) {
+			raw_spin_unlock(&m->lock);
+			continue;
+		}
+		now = cmrt_clock_elapsed(m);
+		race_count(m, now, newbits);
 		before = m->race.carries;
 		race_deliver_due(m, now, true, newbits);
 		race_deliver(m, m->race.inflight, newbits);
 		m->race.settled += m->race.carries - before;
 		race_raise(m, newbits, now);
+		m->race.paused_at = now;
 		raw_spin_unlock(&m->lock);
 	}
 	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
@@ -519,11 +543,11 @@ static void show_race(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	const struct cmrt_race *r = &m->race;
 
-	seq_printf(s, "%s%s lag_ns=%u defer_us=%u threads=%u iterations=%llu carries=%llu bursts=%llu settled=%llu\n",
+	seq_printf(s, "%s%s lag_ns=%u defer_us=%u threads=%u iterations=%llu carries=%llu bursts=%llu settled=%llu overdue=%llu\n",
 		   r->on ? "on" : "off", r->near_wrap ? " near_wrap" : "", r->lag_ns,
 		   r->defer_us, r->nr_threads, (unsigned long long)r->iterations,
 		   (unsigned long long)r->carries, (unsigned long long)r->bursts,
-		   (unsigned long long)r->settled);
+		   (unsigned long long)r->settled, (unsigned long long)r->overdue);
 }
 
 void cmn600_rt_show_race(struct seq_file *s, struct cmn600_rt_mesh *m)

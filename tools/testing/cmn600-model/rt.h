@@ -124,6 +124,8 @@ struct cmrt_race {
 	/* every carry noted and not yet stored, per global counter */
 	u64 flying[CMN600_MODEL_MAX_DTCS][CMN600M_DTC_NR_GLOBAL];
 	u64 iterations, carries, bursts, settled;
+	u64 paused_at;		/* ktime of the last bracket opened */
+	u64 overdue;		/* iterations that ran in a bracket open too long */
 	/* a step in race mode (cmrt_race_step()) */
 	bool stepping;
 	u64 step_t0, step_total, step_done;

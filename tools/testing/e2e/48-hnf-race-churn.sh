@@ -46,23 +46,25 @@
 #                       (race settled=, below): the case this test is
 #                       about happened
 #
-# What the model may do here, and why. On silicon a carry reaches its DTC
-# some tens of mesh cycles after the wrap that made it; one register read
-# by a CPU, a round trip over the interconnect, takes longer. A driver's
-# read samples a few registers, so it can fall between a wrap and its
-# carry, and race mode stretches that lag (up to defer_us, 20 ms) so that
-# it does in a guest whose register reads are memory reads. A baseline is
+# What the model may do here, and why. On silicon an event is in its
+# counter a few cycles after it happened, and a carry reaches its DTC some
+# tens of mesh cycles after the wrap that made it; one register read by a
+# CPU, a round trip over the interconnect, takes longer. A driver's read
+# samples a few registers, so it can fall between a wrap and its carry,
+# and race mode stretches that lag (up to defer_us, 20 ms) so that it does
+# in a guest whose register reads are memory reads. A baseline is
 # different: perf calls add(), del(), start() and stop() only between
 # perf_pmu_disable() and perf_pmu_enable(), and a driver's start() reads
 # counters that stopped counting at least one register access earlier (the
-# event's stop(), or nothing selected yet). A carry still in flight there
-# would be one that took longer than all of that, which silicon cannot do.
-# So the model delivers every carry in flight when perf opens such a
-# bracket, and delivers the carries of wraps made while one is open in the
-# same iteration (Documentation/cmn600-model.rst, "Race mode"). Before that
-# rule the model held carries across brackets, and this test failed
-# against a driver that counts exactly on silicon (e.g. a final 196623589
-# against 194861928 counted).
+# event's stop(), or nothing selected yet). A carry still in flight there,
+# or events of before the bracket stored after it, would be late by more
+# than all of that, which silicon cannot be. So when perf opens such a
+# bracket the model brings the mesh up to the present, lands every carry
+# in flight, and holds its race threads until the bracket closes
+# (Documentation/cmn600-model.rst, "Race mode"). Before that rule the model
+# held carries across brackets, and this test failed against a driver
+# that counts exactly on silicon (e.g. a final 196623589 against 194861928
+# counted).
 # The churners' events are on an HN-F of the XP with the fewest HN-Fs, so
 # that the reader (a counter per HN-F) and both churners fit in its DTM's
 # four counters: on a mesh where every XP with an HN-F has three or more

@@ -182,7 +182,7 @@ done
 # the race pass (race-pass.sh): each wrapper's manifest is its script's,
 # every name and skip glob prefixed race/, on the meshes and kernel asked
 mkdir -p "$T/rp"
-if ! "$VM/race-pass.sh" "$T/rp" 30-hnf-counts 32-hnf-two-mesh > "$T/rp.out" 2>&1; then
+if ! "$VM/race-pass.sh" "$T/rp" 30-hnf-counts 32-hnf-two-mesh 43-hnf-disabled > "$T/rp.out" 2>&1; then
 	bad race_pass/generate "$(tr '\n' '|' < "$T/rp.out")"
 else
 	for n in 30-hnf-counts 32-hnf-two-mesh; do
@@ -203,7 +203,9 @@ else
 	   grep -qx '# meshes: two-mesh' "$T/rp/32-hnf-two-mesh-race.sh" &&
 	   grep -qx '# kernels: 7.2' "$T/rp/30-hnf-counts-race.sh" &&
 	   grep -qx 'CMN_RACE_STEPS=1 CMN_RESULT_PREFIX=race/' "$T/rp/30-hnf-counts-race.sh" &&
-	   grep -qx '. /e2e/30-hnf-counts.sh' "$T/rp/30-hnf-counts-race.sh"; then
+	   grep -qx '. /e2e/30-hnf-counts.sh' "$T/rp/30-hnf-counts-race.sh" &&
+	   grep -qx '# skip: race/interval/exact if True' "$T/rp/43-hnf-disabled-race.sh" &&
+	   ! grep -q '^# skip:' "$T/rp/30-hnf-counts-race.sh"; then
 		ok race_pass/where
 	else
 		bad race_pass/where "$(grep -E '^# (meshes|kernels)|^CMN_|^\. ' "$T/rp/30-hnf-counts-race.sh" | tr '\n' '|')"
