@@ -786,6 +786,8 @@ static void on_observer(struct cmn600_rt_mesh *m, smp_call_func_t fn, void *arg)
 	fn(arg);
 }
 
+static void probe_register(void);
+
 /**
  * cmn600_rt_step() - advance a mesh by @cycles cycles
  * @m: the mesh
@@ -800,6 +802,9 @@ void cmn600_rt_step(struct cmn600_rt_mesh *m, u64 cycles)
 	struct step_chunk a = { .m = m, .remaining = cycles };
 	unsigned int i;
 
+	/* race threads wait out perf's brackets: the probes tell them */
+	if (READ_ONCE(m->race.on))
+		probe_register();
 	if (cmrt_race_step(m, cycles))
 		return;
 	cmrt_resolve_irqs(m);
