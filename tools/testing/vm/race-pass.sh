@@ -3,7 +3,8 @@
 #
 # race-pass.sh OUTDIR [NAME...]: the race pass of the count tests. For each
 # guest test NAME (default RACE_PASS_TESTS: 30-hnf-counts 31-hnf-mux
-# 32-hnf-two-mesh 33-hnf-hotplug 43-hnf-disabled) writes OUTDIR/NAME-race.sh,
+# 32-hnf-two-mesh 33-hnf-hotplug 43-hnf-disabled, and the lifecycle stress
+# 61-abuse-lifecycle) writes OUTDIR/NAME-race.sh,
 # a guest test that runs NAME again with every mesh in the model's race mode
 # (Documentation/cmn600-model.rst, "Race mode"): each step of the model is
 # then counted by its race threads on every CPU, over 20 ms, with overflow
@@ -30,7 +31,7 @@ E2E="$(cd "$(dirname "${BASH_SOURCE[0]}")/../e2e" && pwd)"
 out=${1:?usage: race-pass.sh OUTDIR [NAME...]}
 shift
 # shellcheck disable=SC2086 # a list of names
-[ $# -gt 0 ] || set -- ${RACE_PASS_TESTS:-30-hnf-counts 31-hnf-mux 32-hnf-two-mesh 33-hnf-hotplug 43-hnf-disabled}
+[ $# -gt 0 ] || set -- ${RACE_PASS_TESTS:-30-hnf-counts 31-hnf-mux 32-hnf-two-mesh 33-hnf-hotplug 43-hnf-disabled 61-abuse-lifecycle}
 mkdir -p "$out"
 
 # header FILE KEY: the value of "# KEY:" within FILE's first 30 lines
