@@ -65,7 +65,7 @@
 #define RACE_MAX_DEFER_US	1000000
 #define RACE_DEFAULT_DEFER_US	20000
 #define RACE_STEP_NS		(20 * NSEC_PER_MSEC)
-#define RACE_BRACKET_MAX_NS	(50ULL * NSEC_PER_MSEC)
+#define RACE_BRACKET_MAX_NS	(10000ULL * NSEC_PER_MSEC)
 
 /*
  * perf_pmu_disable() brackets of uncore PMUs open now (runtime.c's probes),
@@ -280,7 +280,7 @@ static void race_iteration(struct cmn600_rt_mesh *m)
 			return;
 		}
 		if (!m->race.overdue++)
-			pr_info("mesh%u: a perf_pmu_disable() bracket open for over %llu ms: the race threads count again\n",
+			pr_warn("mesh%u: a perf_pmu_disable() bracket open for over %llu ms: the race threads count again\n",
 				m->index, RACE_BRACKET_MAX_NS / NSEC_PER_MSEC);
 	}
 	now = cmrt_clock_elapsed(m);

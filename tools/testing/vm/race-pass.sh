@@ -82,6 +82,8 @@ for name in "$@"; do
 		echo "# mesh in the model's race mode, its results prefixed race/."
 		echo 'CMN_RACE_STEPS=1 CMN_RESULT_PREFIX=race/'
 		echo 'export CMN_RACE_STEPS CMN_RESULT_PREFIX'
+		# shellcheck disable=SC2016 # expanded in the guest
+		echo 'trap '"'"'for r in /sys/kernel/debug/cmn600_model/mesh[0-9]*/race; do [ -f "$r" ] && echo "# race model: $(cat "$r")"; done'"'"' EXIT'
 		echo ". /e2e/$name.sh"
 	} > "$out/$name-race.sh"
 done
