@@ -40,7 +40,9 @@
 #                       two HN-Fs on one XP) they are estimated from
 #                       different slices: its case is SKIP.
 #   tool/mesh_clock     the DTC cycle counter over wall time ~ freq_mhz
-#   tool/print_perf     the printed perf stat command runs and counts
+#   tool/print_perf     the printed perf stat command runs and counts (with
+#                       perf 5.10 the step waits for perf's enable, through
+#                       --control, as in lc_perf_step)
 #   tool/exit_status    stat -- cmd exits with the command's status
 #   tool/prometheus     stat --prometheus writes every mesh's samples
 #   tool/top/...        top --batch: the maps and the ranking show each
@@ -189,7 +191,16 @@ fits tool/stat/slc_miss_rate/total &&
 
 # ---- perf runs what --print-perf prints ----
 cmd=$(cmn-hnf stat --print-perf slc_miss_rate | head -n 1)
-cmd="${cmd% -- sleep 1} -x, -o /tmp/perf.csv -- sh -c 'echo 100000 > $CMN_DBG/step'"
+wl="echo 100000 > $CMN_DBG/step" ctl=''
+if lc_perf_late_enable; then
+	# perf 5.10 enables its counters after it starts the workload: the
+	# step waits for the acknowledgement of an enable (as lc_perf_step)
+	rm -f /tmp/perf.ctl /tmp/perf.ack
+	mkfifo /tmp/perf.ctl /tmp/perf.ack
+	ctl=" -D -1 --control fifo:/tmp/perf.ctl,/tmp/perf.ack"
+	wl="echo enable > /tmp/perf.ctl && read -r _ < /tmp/perf.ack && $wl"
+fi
+cmd="${cmd% -- sleep 1}$ctl -x, -o /tmp/perf.csv -- sh -c '$wl'"
 note "$cmd"
 if [ "$PER" -gt 2 ]; then
 	# its two aggregated events need 2 x PER of an XP's 4 DTM counters:
