@@ -97,19 +97,10 @@ fuzz() {
 }
 
 fuzz fuzz "$SEED" "$ITERS"
-m=0
-while [ $m -lt "$nm" ]; do
-	echo on > "$LC_M/mesh$m/race"
-	m=$((m + 1))
-done
+model_race on
 echo 'free constant' > "$LC_M/clock"
 fuzz fuzz_race $((SEED + 1)) "${FUZZ_RACE_ITERS:-$((ITERS / 4))}"
-m=0
-while [ $m -lt "$nm" ]; do
-	note "race model mesh$m: $(cat "$LC_M/mesh$m/race")"
-	echo off > "$LC_M/mesh$m/race"
-	m=$((m + 1))
-done
+model_race off
 
 # every CPU is back (cmn-fuzz puts them online); the driver must go cleanly
 r=$(cmn-perf rmmod arm_cmn_hnf)

@@ -65,19 +65,9 @@ ab_run hp_ cmn-stress hotplug -n "$CYCLES" -N $N
 if [ "$nm" -gt 1 ]; then
 	ab_run hpfree_ cmn-stress hotplug -F -n "$FREE_CYCLES" -N $N
 fi
-m=0
-while [ $m -lt "$nm" ]; do
-	echo 'on near_wrap' > "$LC_M/mesh$m/race" || break
-	m=$((m + 1))
-done
-if check_eq race_mode "$m" "$nm"; then
+if check race_mode model_race 'on near_wrap'; then
 	ab_run hprace_ cmn-stress hotplug -F -n "$RACE_CYCLES" -N $N
-	m=0
-	while [ $m -lt "$nm" ]; do
-		note "race model, mesh $m: $(cat "$LC_M/mesh$m/race")"
-		echo off > "$LC_M/mesh$m/race"
-		m=$((m + 1))
-	done
+	model_race off
 fi
 rmmod arm_cmn_hnf
 finish

@@ -173,8 +173,16 @@ model_load() {
 model_reload() {
 	dd if="$CMN_MESH" of="$CMN_DBG/load" bs=1M 2>/dev/null || return 1
 	[ "${CMN_RACE_STEPS:-0}" = 1 ] || return 0
+	model_race on
+}
+
+# model_race MODE: the race mode of every mesh ("on", "on near_wrap", "off";
+# see mesh<i>/race); before "off" each mesh's race stats are noted. Status 1
+# at the first mesh that refuses MODE.
+model_race() {
 	for _r in "$CMN_DBG"/mesh[0-9]*/race; do
-		echo on > "$_r" || return 1
+		[ "$1" = off ] && note "race model, $(basename "$(dirname "$_r")"): $(cat "$_r")"
+		echo "$1" > "$_r" || return 1
 	done
 }
 
