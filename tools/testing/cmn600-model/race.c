@@ -162,6 +162,13 @@ static void race_deliver_due(struct cmn600_rt_mesh *m, u64 now, bool all, u64 *n
 	}
 }
 
+/* Every carry still in flight into its global counter, deferred or not */
+static void race_land_all(struct cmn600_rt_mesh *m, u64 now, u64 *newbits)
+{
+	race_deliver_due(m, now, true, newbits);
+	race_deliver(m, m->race.inflight, newbits);
+}
+
 /* Defer the iteration's carries until @due; the earliest batch if full */
 static void race_defer(struct cmn600_rt_mesh *m, u64 due, u64 *newbits)
 {
@@ -402,8 +409,7 @@ void cmrt_race_stop(struct cmn600_rt_mesh *m)
 	m->race.nr_threads = 0;
 	raw_spin_lock_irqsave(&m->lock, flags);
 	now = ktime_get_ns();
-	race_deliver_due(m, now, true, newbits);
-	race_deliver(m, m->race.inflight, newbits);
+	race_land_all(m, now, newbits);
 	race_raise(m, newbits, now);
 	m->pending = 0;
 	raw_spin_unlock_irqrestore(&m->lock, flags);
@@ -499,8 +505,7 @@ void cmrt_race_bracket(bool open)
 		now = cmrt_clock_elapsed(m);
 		race_count(m, now, newbits);
 		before = m->race.carries;
-		race_deliver_due(m, now, true, newbits);
-		race_deliver(m, m->race.inflight, newbits);
+		race_land_all(m, now, newbits);
 		m->race.settled += m->race.carries - before;
 		race_raise(m, newbits, now);
 		m->race.paused_at = now;
