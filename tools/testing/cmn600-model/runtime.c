@@ -978,9 +978,17 @@ static int event_read_probe(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * Registered in this order and unregistered in the reverse one: each probe
+ * is armed on its own, and perf may run whole brackets on other CPUs in
+ * between. With the enable probe armed first, such a bracket only closes
+ * one that was never counted (cmrt_race_bracket() does not go below zero);
+ * the other way round it would count one that never closes, and hold the
+ * race threads until RACE_BRACKET_MAX_NS.
+ */
 static struct kprobe probes[] = {
-	{ .symbol_name = "perf_pmu_disable", .pre_handler = pmu_disable_probe },
 	{ .symbol_name = "perf_pmu_enable", .pre_handler = pmu_enable_probe },
+	{ .symbol_name = "perf_pmu_disable", .pre_handler = pmu_disable_probe },
 	{ .symbol_name = "__perf_event_read", .pre_handler = event_read_probe },
 };
 
@@ -1163,7 +1171,7 @@ void cmn600_rt_exit(void)
 	unsigned int i;
 
 	mutex_lock(&probe_mutex);
-	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+	for (i = ARRAY_SIZE(probes); i-- > 0;) {
 		if (probe_state[i] > 0)
 			unregister_kprobe(&probes[i]);
 		probe_state[i] = 0;
