@@ -162,6 +162,39 @@ static void race_deliver_due(struct cmn600_rt_mesh *m, u64 now, bool all, u64 *n
 	}
 }
 
+/*
+ * A signature of what a driver programs only inside a bracket: every DTM's
+ * pmu_config and every HN-F's event selection
+ */
+static u64 race_cfg_sig(struct cmn600_rt_mesh *m)
+{
+	unsigned int i;
+	u64 h = 0xcbf29ce484222325ULL;
+
+	for (i = 0; i < m->desc->x_dim * m->desc->y_dim; i++)
+		h = (h ^ cmrt_rd(m, m->dtms[i].off + CMN600M_DTM_PMU_CONFIG)) * 0x100000001b3ULL;
+	for (i = 0; i < m->nr_hnfs; i++)
+		h = (h ^ cmrt_rd(m, m->hnfs[i].off + CMN600M_HNF_EVENT_SEL)) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * The configuration changed since the last iteration and no bracket opened
+ * meanwhile: a write the race threads may have interleaved with
+ * (unbracketed=, logged once)
+ */
+static void race_check_config(struct cmn600_rt_mesh *m)
+{
+	u64 sig = race_cfg_sig(m);
+
+	if (sig != m->race.cfg_sig && m->race.gen == m->race.seen_gen &&
+	    !m->race.unbracketed++)
+		pr_warn("mesh%u: the configuration changed outside any perf_pmu_disable() bracket\n",
+			m->index);
+	m->race.cfg_sig = sig;
+	m->race.seen_gen = m->race.gen;
+}
+
 /* Every carry still in flight into its global counter, deferred or not */
 static void race_land_all(struct cmn600_rt_mesh *m, u64 now, u64 *newbits)
 {
@@ -290,6 +323,7 @@ static void race_iteration(struct cmn600_rt_mesh *m)
 			pr_warn("mesh%u: a perf_pmu_disable() bracket open for over %llu ms: the race threads count again\n",
 				m->index, RACE_BRACKET_MAX_NS / NSEC_PER_MSEC);
 	}
+	race_check_config(m);
 	now = cmrt_clock_elapsed(m);
 	r = race_rand(m);
 	/* past an overdue bracket a carry lands at once */
@@ -379,6 +413,11 @@ void cmrt_race_start(struct cmn600_rt_mesh *m)
 	raw_spin_lock_irqsave(&race_meshes_lock, flags);
 	list_add(&m->race.node, &race_meshes);
 	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
+	/* from here on every bracket counts in gen */
+	raw_spin_lock_irqsave(&m->lock, flags);
+	m->race.cfg_sig = race_cfg_sig(m);
+	m->race.seen_gen = m->race.gen;
+	raw_spin_unlock_irqrestore(&m->lock, flags);
 	for (cpu = 0; cpu < n; cpu++)
 		wake_up_process(m->race.threads[cpu]);
 }
@@ -387,6 +426,14 @@ void cmrt_race_start(struct cmn600_rt_mesh *m)
  * cmrt_race_stop() - stop the race threads; every carry in flight is in
  * its global counter when this returns
  * @m: the mesh
+ *
+ * The mesh leaves race_meshes, stops counting and lands every carry in
+ * flight at one instant (both locks held): from the moment a bracket no
+ * longer lands carries, none is in flight. Landing them only after the
+ * threads exited would leave them in flight while perf's brackets go on
+ * (another process may open and close events meanwhile), and a carry that
+ * landed after a driver's baseline in such a bracket would be counted
+ * again.
  */
 void cmrt_race_stop(struct cmn600_rt_mesh *m)
 {
@@ -397,22 +444,21 @@ void cmrt_race_stop(struct cmn600_rt_mesh *m)
 	if (!m->race.nr_threads)
 		return;
 	raw_spin_lock_irqsave(&race_meshes_lock, flags);
+	raw_spin_lock(&m->lock);
 	list_del(&m->race.node);
-	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
-	raw_spin_lock_irqsave(&m->lock, flags);
 	m->race.running = false;
-	raw_spin_unlock_irqrestore(&m->lock, flags);
+	now = ktime_get_ns();
+	race_land_all(m, now, newbits);
+	race_raise(m, newbits, now);
+	m->pending = 0;
+	raw_spin_unlock(&m->lock);
+	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
+	/* an iteration in its lag window finds nothing left to deliver */
 	for (i = 0; i < m->race.nr_threads; i++) {
 		kthread_stop(m->race.threads[i]);
 		m->race.threads[i] = NULL;
 	}
 	m->race.nr_threads = 0;
-	raw_spin_lock_irqsave(&m->lock, flags);
-	now = ktime_get_ns();
-	race_land_all(m, now, newbits);
-	race_raise(m, newbits, now);
-	m->pending = 0;
-	raw_spin_unlock_irqrestore(&m->lock, flags);
 }
 
 /**
@@ -509,6 +555,7 @@ void cmrt_race_bracket(bool open)
 		m->race.settled += m->race.carries - before;
 		race_raise(m, newbits, now);
 		m->race.paused_at = now;
+		m->race.gen++;
 		raw_spin_unlock(&m->lock);
 	}
 	raw_spin_unlock_irqrestore(&race_meshes_lock, flags);
@@ -548,11 +595,12 @@ static void show_race(struct seq_file *s, struct cmn600_rt_mesh *m)
 {
 	const struct cmrt_race *r = &m->race;
 
-	seq_printf(s, "%s%s lag_ns=%u defer_us=%u threads=%u iterations=%llu carries=%llu bursts=%llu settled=%llu overdue=%llu\n",
+	seq_printf(s, "%s%s lag_ns=%u defer_us=%u threads=%u iterations=%llu carries=%llu bursts=%llu settled=%llu overdue=%llu unbracketed=%llu\n",
 		   r->on ? "on" : "off", r->near_wrap ? " near_wrap" : "", r->lag_ns,
 		   r->defer_us, r->nr_threads, (unsigned long long)r->iterations,
 		   (unsigned long long)r->carries, (unsigned long long)r->bursts,
-		   (unsigned long long)r->settled, (unsigned long long)r->overdue);
+		   (unsigned long long)r->settled, (unsigned long long)r->overdue,
+		   (unsigned long long)r->unbracketed);
 }
 
 void cmn600_rt_show_race(struct seq_file *s, struct cmn600_rt_mesh *m)

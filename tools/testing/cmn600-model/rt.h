@@ -126,6 +126,12 @@ struct cmrt_race {
 	u64 iterations, carries, bursts, settled;
 	u64 paused_at;		/* ktime of the last bracket opened */
 	u64 overdue;		/* iterations that ran in a bracket open too long */
+	/*
+	 * Configuration changes no bracket explains: cfg_sig is the signature
+	 * of the DTM and HN-F configuration an iteration last saw, seen_gen
+	 * the bracket count then (race_check_config())
+	 */
+	u64 cfg_sig, gen, seen_gen, unbracketed;
 	/* a step in race mode (cmrt_race_step()) */
 	bool stepping;
 	u64 step_t0, step_total, step_done;

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
 # timeout: 300
-# results: 14
+# results: 15
 # skip: churn/* if hnf_xp_min > 2
 # names: model_load modprobe_arm_cmn_hnf race_mode churn/cpus churn/reads churn/monotonic
 # names: churn/never_over churn/final_within churn/final_counted churn/opens/0 churn/opens/1
 # names: churn/exact_after
-# names: churn/no_report churn/settled
+# names: churn/no_report churn/settled churn/bracketed
 #
 # Three processes on two CPUs at once, in the model's race mode
 # (Documentation/cmn600-model.rst, "Race mode": clock threads on every CPU
@@ -45,6 +45,9 @@
 #   churn/settled       carries were in flight when perf opened a bracket
 #                       (race settled=, below): the case this test is
 #                       about happened
+#   churn/bracketed     the driver changed no DTM or HN-F configuration
+#                       outside perf's brackets (race unbracketed=0): the
+#                       model's rule below holds only for such a driver
 #
 # What the model may do here, and why. On silicon an event is in its
 # counter a few cycles after it happened, and a carry reaches its DTC some
@@ -93,7 +96,7 @@ check race_mode sh -c "echo 'on near_wrap' > $LC_M/mesh0/race" || finish
 set -- $(lc_hnf_fewest 0)
 q0=$1 n0=$2
 if [ "$q0" -gt 2 ]; then
-	for r in cpus reads monotonic never_over final_within final_counted opens/0 opens/1 exact_after no_report settled; do
+	for r in cpus reads monotonic never_over final_within final_counted opens/0 opens/1 exact_after no_report settled bracketed; do
 		skip "churn/$r" "every XP with an HN-F has $q0 or more: no room for two more events beside one per HN-F"
 	done
 	finish
@@ -130,10 +133,12 @@ churner 1 "$(one 3)" &
 c1pid=$!
 k0=$(lc_race_stat 0 carries)
 s0=$(lc_race_stat 0 settled)
+u0=$(lc_race_stat 0 unbracketed)
 cp "$LC_M/mesh0/counted" "$LC_TMP/k0.counted"
 r=$(taskset -c "$PCPU" cmn-hostile race -s "$SECS" -n $MINREADS -m 0 1 "$P:0x1")
 k1=$(lc_race_stat 0 carries)
 s1=$(lc_race_stat 0 settled)
+u1=$(lc_race_stat 0 unbracketed)
 touch "$STOP"
 wait $c0pid $c1pid
 cp "$LC_M/mesh0/counted" "$LC_TMP/k1.counted"
@@ -142,6 +147,12 @@ if is_uint "$s0" && is_uint "$s1" && [ "$s1" -gt "$s0" ]; then
 	pass churn/settled
 else
 	fail churn/settled "no carry was in flight when a bracket opened (settled $s0 -> $s1): the churn did not hit the case"
+fi
+
+if is_uint "$u0" && is_uint "$u1" && [ "$u1" = "$u0" ]; then
+	pass churn/bracketed
+else
+	fail churn/bracketed "configuration changes outside any bracket: $u0 -> $u1 (the kernel log says when)"
 fi
 
 n=$(lc_field "$r" reads)
