@@ -176,12 +176,19 @@ model_reload() {
 	model_race on
 }
 
-# model_race MODE: the race mode of every mesh ("on", "on near_wrap", "off";
-# see mesh<i>/race); before "off" each mesh's race stats are noted. Status 1
-# at the first mesh that refuses MODE.
-model_race() {
+# model_race_note: note every mesh's race stats (mesh<i>/race)
+model_race_note() {
 	for _r in "$CMN_DBG"/mesh[0-9]*/race; do
-		[ "$1" = off ] && note "race model, $(basename "$(dirname "$_r")"): $(cat "$_r")"
+		[ -f "$_r" ] && note "race model, $(basename "$(dirname "$_r")"): $(cat "$_r")"
+	done
+}
+
+# model_race MODE: the race mode of every mesh ("on", "on near_wrap", "off";
+# see mesh<i>/race); before "off" the race stats are noted. Status 1 at the
+# first mesh that refuses MODE.
+model_race() {
+	[ "$1" != off ] || model_race_note
+	for _r in "$CMN_DBG"/mesh[0-9]*/race; do
 		echo "$1" > "$_r" || return 1
 	done
 }

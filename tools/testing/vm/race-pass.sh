@@ -4,9 +4,8 @@
 # race-pass.sh OUTDIR [NAME...]: the race pass of the count tests. For each
 # guest test NAME (default RACE_PASS_TESTS: 30-hnf-counts 32-hnf-two-mesh
 # 33-hnf-hotplug 43-hnf-disabled, and the lifecycle stress
-# 61-abuse-lifecycle) writes
-# OUTDIR/NAME-race.sh,
-# a guest test that runs NAME again with every mesh in the model's race mode
+# 61-abuse-lifecycle) writes OUTDIR/NAME-race.sh, a guest test that runs
+# NAME again with every mesh in the model's race mode
 # (Documentation/cmn600-model.rst, "Race mode"): each step of the model is
 # then counted by its race threads on every CPU, over 20 ms, with overflow
 # interrupts not waited for and carries late, while the driver runs; the
@@ -86,8 +85,8 @@ for name in "$@"; do
 		echo "# mesh in the model's race mode, its results prefixed race/."
 		echo 'CMN_RACE_STEPS=1 CMN_RESULT_PREFIX=race/'
 		echo 'export CMN_RACE_STEPS CMN_RESULT_PREFIX'
-		# shellcheck disable=SC2016 # expanded in the guest
-		echo 'trap '"'"'for r in /sys/kernel/debug/cmn600_model/mesh[0-9]*/race; do [ -f "$r" ] && echo "# race model: $(cat "$r")"; done'"'"' EXIT'
+		# the race stats on exit: lib.sh's helper (NAME sources lib.sh)
+		echo 'trap model_race_note EXIT'
 		echo ". /e2e/$name.sh"
 	} > "$out/$name-race.sh"
 done
