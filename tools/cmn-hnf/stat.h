@@ -14,6 +14,11 @@ struct st_event {
 	uint64_t config[3];
 	int fd;
 	uint64_t val, ena, run;		/* cumulative, last read */
+	/* the last read(2), taken into val, ena, run by st_read_all() */
+	struct {
+		uint64_t val, ena, run;
+		bool none;		/* perf could not schedule it */
+	} rd;
 	double delta;			/* scaled, this interval */
 	double frac;			/* running fraction, this interval */
 	double total;			/* scaled, since the start */
@@ -90,6 +95,7 @@ struct st_ctx {
 	FILE *out;
 	bool csv_header_done;
 	bool warned_ungrouped;
+	bool warned_spread;
 	bool per_metric;	/* one group per metric, not per metric group */
 	struct st_uevent uev[CMN_MAX_LIST];
 	int nuev;
@@ -115,7 +121,16 @@ double st_now(void);
 /* Open every group (falling back to smaller groups), 0 or an exit status */
 int st_open_all(struct st_ctx *c);
 void st_enable_all(struct st_ctx *c);
-int st_read_all(struct st_ctx *c);
+/*
+ * Read every group at once (within ST_READ_SPREAD of @interval seconds,
+ * see stat_backend.c) and take the deltas since the last call; 0 or -EIO
+ */
+int st_read_all(struct st_ctx *c, double interval);
+/*
+ * The first read, once the counters are enabled: the baseline of the
+ * first interval, whose events all start at one instant; 0 or -EIO
+ */
+int st_read_start(struct st_ctx *c, double interval);
 void st_close_all(struct st_ctx *c);
 
 /* stat_render.c */

@@ -181,6 +181,7 @@ static int open_group(struct st_ctx *c, struct st_group *g, char *why,
 	return ret;
 }
 
+/* read(2) the group's counters into ev[].rd; 0 or -EIO */
 static int read_group(struct st_group *g)
 {
 	uint64_t buf[3 + CMN_MAX_TERMS];
@@ -191,27 +192,47 @@ static int read_group(struct st_group *g)
 		n = cmn_perf_ops->read(g->ev[i].fd, buf, sizeof(buf));
 		if (!n && g->metric < 0) {
 			/* a pinned event perf could not schedule: no value */
-			g->ev[i].delta = NAN;
-			g->ev[i].frac = 0;
+			g->ev[i].rd.none = true;
 			continue;
 		}
-		if (n < (long)(3 * sizeof(uint64_t)))
+		if (n < (long)(3 * sizeof(uint64_t)) || buf[0] !=
+		    (uint64_t)(g->grouped ? g->nev : 1) || n < (long)((3 + buf[0]) * 8))
 			return -EIO;
-		for (k = 0; k < (int)buf[0] && 3 + k < (int)(n / 8); k++) {
+		for (k = 0; k < (int)buf[0]; k++) {
 			struct st_event *e = &g->ev[g->grouped ? k : i];
-			uint64_t dv = buf[3 + k] - e->val;
-			uint64_t de = buf[1] - e->ena, dr = buf[2] - e->run;
 
-			cmn_scale(dv, de, dr, &e->delta);
-			if (!isnan(e->delta))
-				e->total += e->delta;
-			e->frac = de ? (double)dr / (double)de : 0.0;
-			e->val = buf[3 + k];
-			e->ena = buf[1];
-			e->run = buf[2];
+			e->rd.val = buf[3 + k];
+			e->rd.ena = buf[1];
+			e->rd.run = buf[2];
+			e->rd.none = false;
 		}
 	}
 	return 0;
+}
+
+/* The deltas since the last taken read */
+static void take_group(struct st_group *g)
+{
+	int k;
+
+	for (k = 0; k < g->nev; k++) {
+		struct st_event *e = &g->ev[k];
+
+		if (e->rd.none) {
+			e->delta = NAN;
+			e->frac = 0;
+			continue;
+		}
+		cmn_scale(e->rd.val - e->val, e->rd.ena - e->ena,
+			  e->rd.run - e->run, &e->delta);
+		if (!isnan(e->delta))
+			e->total += e->delta;
+		e->frac = e->rd.ena - e->ena ?
+			  (double)(e->rd.run - e->run) / (double)(e->rd.ena - e->ena) : 0.0;
+		e->val = e->rd.val;
+		e->ena = e->rd.ena;
+		e->run = e->rd.run;
+	}
 }
 
 double st_now(void)
@@ -267,17 +288,63 @@ void st_enable_all(struct st_ctx *c)
 	}
 }
 
-int st_read_all(struct st_ctx *c)
-{
-	int i;
+/*
+ * A ratio whose terms are read by different read(2) calls (a rate over the
+ * pinned dtc_cycles, the events of a group too big for the counters) is
+ * exact only if those reads see the same instant. A reader preempted
+ * between two of them, or a virtual CPU its host deschedules, can put tens
+ * of ms between them: over a 2 s interval, 80 ms moves such a ratio by 4 %
+ * in one interval and back in the next. So one sample is a pass over every
+ * group that took at most ST_READ_SPREAD of the interval, or ST_READ_FLOOR
+ * seconds (what a pass of a few dozen reads may cost anyway, which a short
+ * interval or command cannot beat by retrying); a slower pass is read
+ * again (reading does not disturb the counters), and after ST_READ_TRIES
+ * passes the last one stands, with a warning.
+ */
+#define ST_READ_SPREAD	0.002
+#define ST_READ_FLOOR	0.001
+#define ST_READ_TRIES	4
 
-	for (i = 0; i < c->ngroups; i++) {
-		if (read_group(&c->groups[i])) {
-			fprintf(stderr, "%s: %s: reading the counters failed\n",
-				cmn_prog, c->pmus[c->groups[i].pmu].name);
-			return -EIO;
+int st_read_all(struct st_ctx *c, double interval)
+{
+	double t0, spread = 0;
+	int i, tries, nread = 0;
+
+	for (i = 0; i < c->ngroups; i++)
+		nread += c->groups[i].grouped ? 1 : c->groups[i].nev;
+	for (tries = 1; tries <= ST_READ_TRIES; tries++) {
+		t0 = st_now();
+		for (i = 0; i < c->ngroups; i++) {
+			if (read_group(&c->groups[i])) {
+				fprintf(stderr, "%s: %s: reading the counters failed\n",
+					cmn_prog, c->pmus[c->groups[i].pmu].name);
+				return -EIO;
+			}
 		}
+		spread = st_now() - t0;
+		if (spread <= fmax(ST_READ_SPREAD * interval, ST_READ_FLOOR) || nread == 1)
+			break;
 	}
+	if (tries > ST_READ_TRIES && !c->warned_spread) {
+		fprintf(stderr,
+			"%s: warning: the counters of one sample took %.1f ms to read (%d tries; the system is busy?): ratios across perf groups may be off by %.1f %%\n",
+			cmn_prog, spread * 1e3, ST_READ_TRIES, 100.0 * spread / interval);
+		c->warned_spread = true;
+	}
+	for (i = 0; i < c->ngroups; i++)
+		take_group(&c->groups[i]);
+	return 0;
+}
+
+int st_read_start(struct st_ctx *c, double interval)
+{
+	int i, k;
+
+	if (st_read_all(c, interval))
+		return -EIO;
+	for (i = 0; i < c->ngroups; i++)
+		for (k = 0; k < c->groups[i].nev; k++)
+			c->groups[i].ev[k].total = 0;
 	return 0;
 }
 

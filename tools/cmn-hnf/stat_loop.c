@@ -223,6 +223,10 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 		}
 	}
 	st_enable_all(c);
+	if (st_read_start(c, c->o.interval_ms ? c->o.interval_ms / 1000.0 : 1.0)) {
+		ret = 1;
+		goto out;
+	}
 	t0 = st_now();
 	last = t0;
 	deadline = t0;
@@ -281,7 +285,7 @@ int st_run(struct st_ctx *c, const struct st_hooks *hooks)
 			}
 		}
 		now = st_now();
-		if (st_read_all(c)) {
+		if (st_read_all(c, now - last)) {
 			ret = 1;
 			goto out;
 		}

@@ -13,6 +13,7 @@
 #include <linux/perf_event.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "fake_perf.h"
 
@@ -30,6 +31,10 @@ int fake_open_errno;	/* non-zero: every open fails with it */
  * time, so that a count tells which encoding was opened
  */
 bool fake_rate_by_config;
+/* the next @fake_lag_reads reads (-1: all) each take @fake_read_lag s */
+double fake_read_lag;
+int fake_lag_reads;
+static double fake_lag;		/* how far fake_now() is ahead of the clock */
 
 static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd)
 {
@@ -146,6 +151,11 @@ static long fake_read(int fd, void *buf, size_t len)
 
 	if (i < 0 || i >= nfev || fev[i].leader != i)
 		return -1;
+	if (fake_lag_reads) {
+		fake_lag += fake_read_lag;
+		if (fake_lag_reads > 0)
+			fake_lag_reads--;
+	}
 	/* perf returns 0 bytes for a pinned event it could not schedule */
 	if (fake_cycles_error && (fev[i].attr.config >> 32) == 3)
 		return 0;
@@ -202,9 +212,19 @@ int fake_find(unsigned int type, uint64_t config, int after)
 	return -1;
 }
 
+/* CLOCK_MONOTONIC, plus the time the lagging reads took */
+static double fake_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9 + fake_lag;
+}
+
 const struct cmn_perf_ops fake_ops = {
 	.open = fake_open,
 	.read = fake_read,
 	.enable = fake_enable,
 	.close = fake_close,
+	.now = fake_now,
 };

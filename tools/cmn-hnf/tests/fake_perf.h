@@ -28,6 +28,8 @@ extern int fake_type1;		/* attr.type of the second mesh */
 extern bool fake_wave;		/* rates change from read to read */
 extern int fake_open_errno;	/* non-zero: every open fails with it */
 extern bool fake_rate_by_config; /* every HN-F event's rate from its encoding */
+extern double fake_read_lag;	/* seconds each lagging read takes */
+extern int fake_lag_reads;	/* reads still to lag, -1: every read */
 extern const struct cmn_perf_ops fake_ops;
 
 /* Counted events (read at least once) of the group led by event @i */

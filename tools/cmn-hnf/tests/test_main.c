@@ -13,6 +13,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <setjmp.h>
@@ -1396,6 +1397,92 @@ static bool test_stat_groups(void)
 	T_ASSERT(paired, "cache_miss and slc_sf_cache_access not in one group");
 	T_ASSERT(strstr(slurp(f), "slc_miss_rate") && strstr(slurp(f), "75.00"),
 		 "table lacks the metric: %s", slurp(f));
+	return true;
+}
+
+/* cmd_stat with its stderr in @err (the tests' stderr is /dev/null) */
+static int run_stat_err(const char *out, const char *err, const char *interval)
+{
+	int rc, fd, keep;
+
+	fflush(stderr);
+	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	keep = dup(2);
+	if (fd < 0 || keep < 0 || dup2(fd, 2) < 0)
+		return -1;
+	close(fd);
+	rc = run_cmd(cmd_stat, out, "stat", "-I", interval, "-n", "1", "slc_miss_rate", NULL);
+	fflush(stderr);
+	if (dup2(keep, 2) < 0)
+		return -1;
+	close(keep);
+	return rc;
+}
+
+/*
+ * The reads of one sample are at one instant: a pass over the groups that
+ * took longer than 0.2 % of the interval (and 1 ms) is read again, four
+ * times at most, then it stands with one warning. Each fake read here is
+ * given a duration on the tool's clock; the baseline read and the sample
+ * are a pass each.
+ */
+static bool test_stat_read_spread(void)
+{
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
+	char f[CMN_PATH_LEN], err[CMN_PATH_LEN];
+	int rc, i, leaders = 0;
+	const char *e;
+
+	stat_root();
+	snprintf(f, sizeof(f), "%s/spread.txt", tmproot);
+	snprintf(err, sizeof(err), "%s/spread.err", tmproot);
+	/* the first read of the baseline pass takes 0.5 s: that pass is read again */
+	nfev = 0;
+	fake_read_lag = 0.5;
+	fake_lag_reads = 1;
+	cmn_perf_ops = &fake_ops;
+	rc = run_stat_err(f, err, "1000");
+	cmn_perf_ops = saved;
+	fake_lag_reads = 0;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++) {
+		if (fev[i].leader != i)
+			continue;
+		leaders++;
+		T_ASSERT(fev[i].reads >= 3, "group %d read %d times, want 2 passes and the sample",
+			 i, fev[i].reads);
+	}
+	T_ASSERT(leaders == 2, "%d groups", leaders);
+	T_ASSERT(!strstr(slurp(err), "took"), "a warning after a good pass: %s", slurp(err));
+	T_ASSERT(strstr(slurp(f), "75.00"), "no value: %s", slurp(f));
+	/* every read takes 10 ms, every pass 20 ms: 4 tries, one warning */
+	nfev = 0;
+	fake_read_lag = 0.01;
+	fake_lag_reads = -1;
+	cmn_perf_ops = &fake_ops;
+	rc = run_stat_err(f, err, "1000");
+	cmn_perf_ops = saved;
+	fake_lag_reads = 0;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++)
+		T_ASSERT(fev[i].leader != i || fev[i].reads == 8,
+			 "group %d read %d times, want 2 x 4 tries", i, fev[i].reads);
+	e = strstr(slurp(err), "took 20.0 ms to read (4 tries");
+	T_ASSERT(e && !strstr(e + 1, "took"), "want one warning: %s", slurp(err));
+	T_ASSERT(strstr(slurp(f), "75.00"), "no value: %s", slurp(f));
+	/* 0.4 ms passes are over 0.2 % of 100 ms but within the 1 ms floor */
+	nfev = 0;
+	fake_read_lag = 0.0002;
+	fake_lag_reads = -1;
+	cmn_perf_ops = &fake_ops;
+	rc = run_stat_err(f, err, "100");
+	cmn_perf_ops = saved;
+	fake_lag_reads = 0;
+	T_ASSERT(rc == 0, "exit status %d", rc);
+	for (i = 0; i < nfev; i++)
+		T_ASSERT(fev[i].leader != i || fev[i].reads == 2,
+			 "group %d read %d times, want 2 passes", i, fev[i].reads);
+	T_ASSERT(!strstr(slurp(err), "took"), "a warning within the floor: %s", slurp(err));
 	return true;
 }
 
@@ -3858,6 +3945,7 @@ static const struct {
 	{ "perf_json_jevents_61", test_perf_json_jevents_61 },
 	{ "sha1", test_sha1 },
 	{ "stat_mesh_metrics", test_stat_mesh },
+	{ "stat_read_spread", test_stat_read_spread },
 	{ "stat_groups", test_stat_groups },
 	{ "stat_merged_groups", test_stat_merged_groups },
 	{ "stat_split_groups", test_stat_split_groups },

@@ -328,11 +328,14 @@ note "$(cat /tmp/clk.csv)"
 # top on the free-running model: every HN-F's occupancy is the rate, 20.
 # Only the colouring metric is selected, so that its two events never
 # rotate (an estimate over rotated slices is not within 2 %), over 2 s
-# intervals, so that the few ms between the reads of its two events (more
-# on a loaded host) stay well below 2 % of an interval
+# intervals. Its two events are separate reads (dtc_cycles is pinned on
+# its own): the tool re-reads a sample whose reads spanned more than 0.2 %
+# of the interval. Without that, one vCPU descheduled by a loaded host for
+# 85 ms between them put one HN-F at 19.16 and then 20.85 (CI, e70ee9a).
 cmn-hnf top -b -n 2 -I 2000 -m pocq_avg_occupancy pocq_avg_occupancy > /tmp/top.txt 2> /tmp/top.err
 rc=$?
 note "$(tail -n 40 /tmp/top.txt)"
+note "$(cat /tmp/top.err)"
 check_eq tool/top/run "$rc" 0 || note "$(cat /tmp/top.err)"
 # --batch draws every mesh's map
 n=0
