@@ -25,8 +25,10 @@ idle baseline, that is noise).
 arm-cmn's register accesses per read() are not measured (its MMIO cannot
 be counted from outside); they come from the formula armcmn_read() below,
 read from Debian's 6.12 drivers/perf/arm-cmn.c and evaluated on the mesh
-file (the hardware facts), never on what either driver reports. The line
-numbers are those of linux-source-6.12 6.12.117-1~deb12u1.
+file (the hardware facts), never on what either driver reports; so are its
+accesses per open/close, enable/disable and rotation (armcmn_rotation()).
+The line numbers are those of linux-source-6.12 6.12.117-1~deb12u1 (the
+same in 6.12.118-1~deb12u1, whose kernel/events/core.c lines are cited).
 
 Only the Python standard library is used.
 """
@@ -51,6 +53,24 @@ ARMCMN_CITES = [
     "     an HN-F on the XP of DTC i when there are several (lines 2179-2182);",
     "     event_add (lines 1897-1906) gives DTC j > 0 DTC0's index, so none is",
     "     claimed when DTC0 is not.",
+    "arm-cmn per open+close and per enable+disable of one such event (H HN-Fs):",
+    "  reads = 2R + C, writes = 4 + 4H + 2C. add (lines 1875-1976): a writeq",
+    "  of por_dtm_pmu_config per HN-F, init_counter (1492-1505) a writel per",
+    "  claimed counter and R reads, start (1573-1605) a write of",
+    "  pmu_event_sel per HN-F; del (1978-1990): stop (1607-1635) the H",
+    "  pmu_event_sel writes and a read (R + C reads, C writes), event_clear",
+    "  (1846-1873) a pmu_config write per HN-F. Around each, one write of",
+    "  DTC0's PMCR at perf_pmu_disable and one at perf_pmu_enable: ctx_resched",
+    "  (kernel/events/core.c:2811-2860) on open and enable, event_sched_out",
+    "  (2326-2370) on close and disable; group_sched_in's transaction",
+    "  (2685) writes nothing more, the PMU being disabled already.",
+    "arm-cmn per rotation of 8 such events (perf_rotate_context, core.c",
+    "  4417-4474): 2 PMCR writes, del of the k running events and add of k",
+    "  (k = min over XPs of 4 // HN-Fs on the XP), then one add that fails",
+    "  (merge_sched_in, 3967, tries no further): it writes pmu_config for",
+    "  each HN-F that found a free DTM counter before the first that did",
+    "  not, and event_clear writes it back. reads = k(2R + C), writes =",
+    "  2 + k(4H + 2C) + 2s, s those HN-Fs.",
 ]
 
 
@@ -116,6 +136,25 @@ def armcmn_read(hnfs, dtcs):
             claimed.add(i)
     c = len(claimed) if 0 in claimed else 0
     return runs + c, c
+
+
+def armcmn_rotation(hnfs, dtcs):
+    """(reads, writes) of one arm-cmn rotation of 8 events on these HN-Fs."""
+    rd, c = armcmn_read(hnfs, dtcs)
+    r, h = rd - c, len(hnfs)
+    per_xp = {}
+    for n in hnfs:
+        per_xp[(n["x"], n["y"])] = per_xp.get((n["x"], n["y"]), 0) + 1
+    k = min([8] + [4 // v for v in per_xp.values()])
+    used = {xp: k * v for xp, v in per_xp.items()}
+    s = 0
+    for n in hnfs:
+        xp = (n["x"], n["y"])
+        if used[xp] == 4:
+            break
+        used[xp] += 1
+        s += 1
+    return k * (2 * r + c), 2 + k * (4 * h + 2 * c) + 2 * s
 
 
 def event_names(path):
@@ -232,6 +271,18 @@ def main():
         if len(events) > 1:
             wr += 2
         for kind, v in (("rd", rd), ("wr", wr)):
+            fig = f"mmio-{kind}-{shape}"
+            if fig not in figs:
+                figs[fig] = {}
+                order.append(fig)
+            figs[fig]["armcmn"] = str(v) if formula else "n/a"
+
+    rd, c = armcmn_read(hnfs, dtcs)
+    r, h = rd - c, len(hnfs)
+    for shape, (vr, vw) in (("open-close", (2 * r + c, 4 + 4 * h + 2 * c)),
+                            ("enable-disable", (2 * r + c, 4 + 4 * h + 2 * c)),
+                            ("rotation", armcmn_rotation(hnfs, dtcs))):
+        for kind, v in (("rd", vr), ("wr", vw)):
             fig = f"mmio-{kind}-{shape}"
             if fig not in figs:
                 figs[fig] = {}

@@ -346,21 +346,24 @@ accesses() {
 			fig "mmio-wr-$f" ours n/a
 		fi
 	done
+	rot_accesses
 }
 
 # ---- one multiplexing rotation ---------------------------------------------
 
-# rotation DRIVER: 8 aggregated events (twice what one HN-F per XP allows at
-# once) rotating every BENCH_ROT_MS ms; the duration of each call of
-# perf_mux_hrtimer_handler (the rotation: del of the running events, add of
-# the next ones) from the function_graph tracer, median over the calls
-rotation() {
-	local d=$1 p evs e tries cnt med mi
+# rot_window DRIVER [ACCFILE]: 8 aggregated events (twice what one HN-F per
+# XP allows at once) rotating every BENCH_ROT_MS ms, BENCH_ROT_SECS s of
+# function_graph tracing of perf_mux_hrtimer_handler (the rotation: del of
+# the running events, add of the next ones). Leaves the handler's durations
+# in $LC_TMP/rot.us, one per call, and, with ACCFILE (a counting build's
+# mmio_accesses), its "reads N writes N" over the traced window in
+# $LC_TMP/rot.acc. Returns 1, with a note, where the kernel cannot trace it.
+rot_window() {
+	local d=$1 acc=${2-} p evs e tries mi
 	p=$(pmu_of "$d")
 	mi=$(cat "$LC_PMUS/$p/perf_event_mux_interval_ms")
 	if ! trace_ready || ! grep -q '^perf_mux_hrtimer_handler$' "$TR/available_filter_functions"; then
 		bnote "rotation: no function_graph tracing of perf_mux_hrtimer_handler"
-		rfig rotation-us "$d" n/a
 		return 1
 	fi
 	echo 0 > "$TR/tracing_on"
@@ -379,21 +382,49 @@ rotation() {
 		tries=$((tries - 1))
 	done
 	sleep 0.5
+	[ -n "$acc" ] && echo 0 > "$acc"
 	echo 1 > "$TR/tracing_on"
 	sleep "$ROT_SECS"
 	echo 0 > "$TR/tracing_on"
+	[ -n "$acc" ] && tr '\n' ' ' < "$acc" > "$LC_TMP/rot.acc"
 	wait
 	awk '/perf_mux_hrtimer_handler/ {
 		for (i = 1; i < NF; i++) if ($(i + 1) == "us") print $i }' \
 		"$TR/trace" > "$LC_TMP/rot.us"
-	cnt=$(wc -l < "$LC_TMP/rot.us")
-	med=$(median < "$LC_TMP/rot.us")
-	rfig rotation-us "$d" "$med"
-	[ "$ROUND" = 1 ] && bnote "rotation $d: $cnt rotations in $ROT_SECS s; running % of the 8 events: $(awk '$2 > 0 { printf "%.0f ", 100 * $3 / $2 }' "$LC_TMP/hold.out")"
 	echo nop > "$TR/current_tracer"
 	echo > "$TR/set_ftrace_filter"
-	# the interval overhead that follows runs at the PMU's own interval
+	# what follows runs at the PMU's own interval
 	echo "$mi" > "$LC_PMUS/$p/perf_event_mux_interval_ms"
+}
+
+# rotation DRIVER: the median duration of one rotation
+rotation() {
+	local d=$1 cnt
+	if ! rot_window "$d"; then
+		rfig rotation-us "$d" n/a
+		return 1
+	fi
+	cnt=$(wc -l < "$LC_TMP/rot.us")
+	rfig rotation-us "$d" "$(median < "$LC_TMP/rot.us")"
+	[ "$ROUND" = 1 ] && bnote "rotation $d: $cnt rotations in $ROT_SECS s; running % of the 8 events: $(awk '$2 > 0 { printf "%.0f ", 100 * $3 / $2 }' "$LC_TMP/hold.out")"
+}
+
+# rot_accesses: the counting build's register accesses per rotation, over
+# the traced window (zeroed and read outside the tracing, so that a
+# rotation on the edge can fall in one count and not the other: the error
+# is one rotation in the window's hundreds)
+rot_accesses() {
+	local cnt out
+	if ! rot_window ours "$ACC"; then
+		fig mmio-rd-rotation ours n/a
+		fig mmio-wr-rotation ours n/a
+		return 1
+	fi
+	cnt=$(wc -l < "$LC_TMP/rot.us")
+	out=$(cat "$LC_TMP/rot.acc")
+	bnote "mmio rotation: $out over $cnt rotations"
+	fig mmio-rd-rotation ours "$(fdiv "$(echo "$out" | awk '{ print $2 }')" "$cnt")"
+	fig mmio-wr-rotation ours "$(fdiv "$(echo "$out" | awk '{ print $4 }')" "$cnt")"
 }
 
 # ---- multiplexing accuracy and per-HN-F duty ------------------------------
