@@ -25,12 +25,13 @@
 #                        in which the debug kernel's checkers find what
 #                        Debian's kernels cannot: on both firmwares
 #                        CHECK_DEBUG_LEAN_TESTS (probe, load and unload
-#                        cycles, interrupt faults), with DT also
+#                        cycles, interrupt faults, the PMU fuzzer, which
+#                        then runs here instead of on 6.12), with DT also
 #                        CHECK_DEBUG_LEAN_TESTS_DT (CPU hotplug, the perf
-#                        glue's errnos, races, interrupts, the PMU fuzzer,
-#                        which then runs here instead of on 6.12, hotplug
-#                        with two meshes), on the default mesh (DT: and
-#                        two-mesh), each boot ending with an
+#                        glue's errnos, races, interrupts, hotplug with
+#                        two meshes), on the default mesh (DT: and
+#                        two-mesh; a script without either, as the fuzzer,
+#                        on its first mesh), each boot ending with an
 #                        empty kmemleak scan. A default stage; measured cost
 #                        in Documentation/testing.rst, "The debug kernel"
 #   e2e-debug-<fw>       the same kernel, every guest script on the meshes
@@ -101,8 +102,8 @@ LEAN_MESHES=${CHECK_DEBUG_LEAN_MESHES:-default}
 LEAN_MESHES_DT=two-mesh
 # on both firmwares what depends on them (probe, interrupts from the
 # firmware, unload); the rest, and what needs two meshes, with DT only
-LEAN_TESTS=${CHECK_DEBUG_LEAN_TESTS:-00-smoke 34-hnf-module 44-hnf-irq-faults 61-abuse-lifecycle}
-LEAN_TESTS_DT=${CHECK_DEBUG_LEAN_TESTS_DT:-33-hnf-hotplug 35-hnf-errno 41-hnf-race 42-hnf-irq 60-abuse-fuzz 62-abuse-hotplug}
+LEAN_TESTS=${CHECK_DEBUG_LEAN_TESTS:-00-smoke 34-hnf-module 44-hnf-irq-faults 60-abuse-fuzz 61-abuse-lifecycle}
+LEAN_TESTS_DT=${CHECK_DEBUG_LEAN_TESTS_DT:-33-hnf-hotplug 35-hnf-errno 41-hnf-race 42-hnf-irq 62-abuse-hotplug}
 
 # mesh_seeds: the random meshes (randmesh.py seeds) of the primary guest:
 # the regression seeds kept in tools/testing/vm/regression-seeds, then one

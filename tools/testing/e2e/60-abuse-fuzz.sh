@@ -3,7 +3,6 @@
 # meshes: two-mesh
 # kernels: 6.12 debug
 # subset-kernels: debug
-# fw: dt
 # timeout: 300
 # results: 21 + nmesh
 # names: model_load modprobe_arm_cmn_hnf clock_free fuzz_no_report fuzz_monotonic

@@ -520,13 +520,14 @@ if [ -z "$miss" ]; then
 else
 	bad pool/debug_lean_scripts "$miss"
 fi
-fuzz6=$(grep -c '^6\.12|dt|.*/60-abuse-fuzz\.sh:' "$T/pool-lean" || true)
+fuzz6=$(grep -c '^6\.12|[a-z]*|.*/60-abuse-fuzz\.sh:' "$T/pool-lean" || true)
 fuzzd=$(grep -c '^debug|dt|.*/60-abuse-fuzz\.sh:' "$T/pool-lean" || true)
-if [ "$fuzz6" = 0 ] && [ "$fuzzd" = 1 ] &&
+fuzza=$(grep -c '^debug|acpi|.*/60-abuse-fuzz\.sh:' "$T/pool-lean" || true)
+if [ "$fuzz6" = 0 ] && [ "$fuzzd" = 1 ] && [ "$fuzza" = 1 ] &&
    cmp -s <(grep -v '^debug|' "$T/pool-lean") <(grep -v '^debug|' "$T/pool-full"); then
 	ok pool/debug_lean_others_same
 else
-	bad pool/debug_lean_others_same "fuzzer on 6.12 $fuzz6, on debug $fuzzd (want 0 1), or the other stages' boots changed"
+	bad pool/debug_lean_others_same "fuzzer on 6.12 $fuzz6, on debug DT $fuzzd, ACPI $fuzza (want 0 1 1), or the other stages' boots changed"
 fi
 # generated meshes in make check (CHECK_RANDOM_MESHES=1): the primary
 # guest (7.2 DT) boots every seed of tools/testing/vm/regression-seeds and
