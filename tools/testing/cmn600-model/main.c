@@ -706,6 +706,7 @@ static int __init cmn600_model_init(void)
 	debugfs_create_file("step", 0200, model.root, NULL, &step_fops);
 	debugfs_create_file("clock", 0644, model.root, NULL, &clock_fops);
 	debugfs_create_file("freq_mhz", 0644, model.root, NULL, &freq_fops);
+	cmn600_misplace_init(model.root);
 	if (model.fault)
 		pr_info("fault %s armed\n", cmn600_model_fault_name(model.fault));
 	return 0;
@@ -722,6 +723,7 @@ static void __exit cmn600_model_exit(void)
 	for (i = 0; i < model.nr_meshes; i++)
 		cmn600_rt_destroy(model.meshes[i]);
 	model.nr_meshes = 0;
+	cmn600_misplace_exit();
 	cmn600_rt_exit();
 }
 module_exit(cmn600_model_exit);

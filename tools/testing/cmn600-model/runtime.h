@@ -70,4 +70,8 @@ u64 cmn600_rt_cycles(struct cmn600_rt_mesh *m);
 void cmn600_rt_show_elapsed(struct seq_file *s, struct cmn600_rt_mesh *m);
 void cmn600_rt_sync(struct cmn600_rt_mesh *m);
 
+/* misplace.c: the "misplace" test hook (not hardware), under @root */
+void cmn600_misplace_init(struct dentry *root);
+void cmn600_misplace_exit(void);
+
 #endif /* CMN600_MODEL_RUNTIME_H */

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
-# results: 5 + min(2, 4 // max(1, hnf_xp_max))
+# results: 8 + min(2, 4 // max(1, hnf_xp_max))
 # names: model_load modprobe_arm_cmn_hnf registered cpumask_moved
 # names: count_across_offline_1 after_online/slc_miss
+# names: misplaced/hook misplaced/not_counted misplaced/others_exact
 # names: count_across_offline_13 if 4 // max(1, hnf_xp_max) >= 2
 #
 # CPU hotplug: while counters are open (perf stat around the workload), the
@@ -13,6 +14,19 @@
 # events as the busiest XP of mesh 0 can count at once, at most two). Then
 # the CPU comes back and counting still works.
 #   registered, cpumask_moved, count_across_offline_<eventid>, after_online
+# Then an event that lands on a CPU which no longer owns the PMU: hotplug
+# moved the PMU between the event's event_init (which set event->cpu to
+# the owner of then) and perf's install of it on event->cpu. That window
+# is microseconds wide; the model's misplace hook (a test hook, not
+# hardware: Documentation/cmn600-model.rst) opens it, moving the next
+# event whose event_init succeeds to the other CPU. Counting there would
+# race the owner's interrupt handler and reads, so the driver refuses to
+# add it there, and perf reports it not counted.
+#   misplaced/hook          the hook moved exactly one event
+#   misplaced/not_counted   that event (slc_miss) never ran: perf prints
+#                           <not counted>
+#   misplaced/others_exact  mc_reqs, opened after it in the same perf stat,
+#                           counts the truth of its step
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
 
@@ -84,5 +98,49 @@ done
 
 echo 1 > "/sys/devices/system/cpu/cpu$cpu/online"
 lc_batch_check after_online "$P" 0 $N "$P/slc_miss/|slc_miss|*"
+
+owner=$(lc_pmu_cpu "$P")
+other=
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	c=${c##*/cpu}
+	if [ "$c" != "$owner" ] && lc_cpu_online "$c"; then
+		other=$c
+		break
+	fi
+done
+n0=$(sed -n 's/^misplaced //p' "$CMN_DBG/misplace")
+if [ -z "$other" ] || ! echo "cmn_hnf_event_init $other" > "$CMN_DBG/misplace"; then
+	fail misplaced/hook "cannot arm the hook (owner cpu$owner, other '${other:-none}'): $(dmesg | tail -n 1)"
+	fail misplaced/not_counted "no hook"
+	fail misplaced/others_exact "no hook"
+	finish
+fi
+lc_snap 0 "$LC_TMP/m0"
+perf stat -x, -a -o "$LC_TMP/mp.csv" -e "$P/slc_miss/" -e "$P/mc_reqs/" -- \
+	sh -c "echo $N > $LC_M/step" > "$LC_TMP/mp.out" 2>&1
+prc=$?
+lc_snap 0 "$LC_TMP/m1"
+st=$(head -n 1 "$CMN_DBG/misplace")
+n1=$(sed -n 's/^misplaced //p' "$CMN_DBG/misplace")
+echo off > "$CMN_DBG/misplace"
+note "PMU on cpu$owner, slc_miss moved to cpu$other: $(grep -v '^#' "$LC_TMP/mp.csv" | grep . | tr '\n' ' ')"
+if [ "$st" = idle ] && [ $((n1 - n0)) -eq 1 ]; then
+	pass misplaced/hook
+else
+	fail misplaced/hook "hook '$st', moved $((n1 - n0)) event(s), want 1"
+fi
+line=$(grep "slc_miss" "$LC_TMP/mp.csv")
+case $line in
+"<not counted>"*) pass misplaced/not_counted ;;
+*) fail misplaced/not_counted "perf rc=$prc: '$line' (counted on cpu$other, which does not own the PMU)" ;;
+esac
+grep "mc_reqs" "$LC_TMP/mp.csv" > "$LC_TMP/mp1.csv"
+want=$(( $(cmn-perf truth -f "$LC_TMP/m1" 13 all) - $(cmn-perf truth -f "$LC_TMP/m0" 13 all) ))
+if got=$(lc_count1 "$LC_TMP/mp1.csv") && [ $prc -eq 0 ] && [ "$want" -gt 0 ] &&
+   [ "$got" = "$want" ]; then
+	pass misplaced/others_exact
+else
+	fail misplaced/others_exact "perf rc=$prc count '$got', truth $want"
+fi
 rmmod arm_cmn_hnf 2>/dev/null
 finish
