@@ -17,7 +17,9 @@
  *   echo off > misplace                  disarm, remove the probe
  *   cat misplace                         "armed <function> <cpu>" or
  *                                        "idle", then "misplaced <n>": the
- *                                        events moved since the model loaded
+ *                                        events moved since the model
+ *                                        loaded, and the last one moved,
+ *                                        "last <comm> type=<t> config=<c>"
  *
  * Only the function's name is shared with the driver, given by the test.
  */
@@ -30,7 +32,9 @@
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -42,6 +46,11 @@ static int misplace_cpu = -1;		/* -1: disarmed */
 static atomic_t misplace_armed;		/* one event to move */
 static atomic_t misplace_done;		/* events moved */
 static bool misplace_registered;
+/* the last event moved: who opened it, its type and config */
+static DEFINE_RAW_SPINLOCK(misplace_last_lock);
+static char misplace_comm[TASK_COMM_LEN];
+static u32 misplace_type;
+static u64 misplace_config;
 
 static int misplace_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -53,10 +62,16 @@ static int misplace_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 static int misplace_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct perf_event *event = *(struct perf_event **)ri->data;
+	unsigned long flags;
 
 	if (regs_return_value(regs) || !event || !atomic_cmpxchg(&misplace_armed, 1, 0))
 		return 0;
 	event->cpu = READ_ONCE(misplace_cpu);
+	raw_spin_lock_irqsave(&misplace_last_lock, flags);
+	get_task_comm(misplace_comm, current);
+	misplace_type = event->attr.type;
+	misplace_config = event->attr.config;
+	raw_spin_unlock_irqrestore(&misplace_last_lock, flags);
 	atomic_inc(&misplace_done);
 	return 0;
 }
@@ -85,6 +100,20 @@ static int misplace_show(struct seq_file *s, void *unused)
 	else
 		seq_puts(s, "idle\n");
 	seq_printf(s, "misplaced %d\n", atomic_read(&misplace_done));
+	if (atomic_read(&misplace_done)) {
+		char comm[TASK_COMM_LEN];
+		unsigned long flags;
+		u64 config;
+		u32 type;
+
+		raw_spin_lock_irqsave(&misplace_last_lock, flags);
+		memcpy(comm, misplace_comm, sizeof(comm));
+		type = misplace_type;
+		config = misplace_config;
+		raw_spin_unlock_irqrestore(&misplace_last_lock, flags);
+		seq_printf(s, "last %s type=%u config=0x%llx\n", comm, type,
+			   (unsigned long long)config);
+	}
 	mutex_unlock(&misplace_mutex);
 	return 0;
 }
