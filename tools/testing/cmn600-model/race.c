@@ -19,8 +19,9 @@
  *     - defer them by up to defer_us: a reader that runs meanwhile, on any
  *       CPU, sees the wraps without their carries,
  *   chosen at random per iteration (a quarter, a quarter, a half); set
- *   overflow flags and raise interrupts; unlock; sleep a little, and at
- *   least as long as the iteration took (race_thread())
+ *   overflow flags and raise interrupts (from an irq_work, once this CPU
+ *   enables interrupts again: cmrt_raise_later()); unlock; sleep a
+ *   little, and at least as long as the iteration took (race_thread())
  *
  * with interrupts off on that CPU for the whole iteration. A reader then
  * sees local counters that have wrapped while their global counters do
@@ -295,7 +296,7 @@ static void race_raise(struct cmn600_rt_mesh *m, u64 *newbits, u64 now)
 	unsigned int i;
 
 	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
-		if (newbits[i] && cmrt_raise_irq(m, i))
+		if (newbits[i] && cmrt_raise_later(m, i))
 			cmrt_note_raised(m, i, newbits[i], now);
 }
 

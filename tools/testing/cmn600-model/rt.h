@@ -12,6 +12,7 @@
 
 #include <linux/bits.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -82,6 +83,7 @@ struct cmrt_dtc {
 	u64 storm_raises;	/* raises of the last stuck-bit storm */
 	u64 offs;		/* irq_fault "off" windows run */
 	u64 reasserts;		/* raised again when its line was enabled */
+	bool raise_pending;	/* for raise_work (cmrt_raise_later()) */
 	const char *storm_end;	/* how it ended, NULL: none yet */
 };
 
@@ -158,6 +160,9 @@ struct cmn600_rt_mesh {
 	unsigned int nr_ctrs;
 	struct cmrt_ctr ctrs[CMRT_NR_XPS * CMN600M_DTM_NR_COUNTERS];
 
+	/* overflow interrupts raised with no lock held (cmrt_raise_later()) */
+	struct irq_work raise_work;
+
 	/* free-running clock */
 	struct hrtimer timer;
 	struct work_struct handoff;	/* re-arms the timer on the observer */
@@ -197,7 +202,8 @@ u64 cmrt_clock_elapsed(struct cmn600_rt_mesh *m);
 
 /* runtime.c: interrupts */
 void cmrt_resolve_irqs(struct cmn600_rt_mesh *m);	/* process context, unlocked */
-bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid);	/* any context */
+bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid);	/* no lock held */
+bool cmrt_raise_later(struct cmn600_rt_mesh *m, unsigned int lid);	/* m->lock held */
 void cmrt_note_raised(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits, u64 now);
 bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now);
 

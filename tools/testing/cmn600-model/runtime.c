@@ -652,6 +652,44 @@ bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid)
 	return true;
 }
 
+/*
+ * Raise DTC @lid's interrupt from m->raise_work, with m->lock held. Raising
+ * takes the line's descriptor lock. The model holds m->lock inside perf's
+ * critical sections (its probes run under a context's lock, which the
+ * scheduler takes under a runqueue lock), and CPU hotplug takes descriptor
+ * locks and then wakes interrupt threads (p->pi_lock, then a runqueue
+ * lock): a raise under m->lock closes that circle (lockdep saw it in
+ * 60-abuse-fuzz on the debug kernel with ACPI, which has a threaded
+ * interrupt). The irq_work runs as soon as this CPU enables interrupts,
+ * with no lock held. False when the DTC has no line (nothing will come).
+ */
+bool cmrt_raise_later(struct cmn600_rt_mesh *m, unsigned int lid)
+{
+	if (READ_ONCE(m->dtcs[lid].irq) <= 0)
+		return cmrt_raise_irq(m, lid);	/* warns, false */
+	m->dtcs[lid].raise_pending = true;
+	irq_work_queue(&m->raise_work);
+	return true;
+}
+
+static void raise_work_fn(struct irq_work *work)
+{
+	struct cmn600_rt_mesh *m = container_of(work, struct cmn600_rt_mesh, raise_work);
+	bool raise[CMN600_MODEL_MAX_DTCS];
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&m->lock, flags);
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
+		raise[i] = m->dtcs[i].raise_pending;
+		m->dtcs[i].raise_pending = false;
+	}
+	raw_spin_unlock_irqrestore(&m->lock, flags);
+	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
+		if (raise[i])
+			cmrt_raise_irq(m, i);
+}
+
 /* Manual step: raise, then sleep until the driver cleared the flag */
 static void raise_and_wait(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits)
 {
@@ -887,7 +925,7 @@ static void free_tick(struct cmn600_rt_mesh *m, u64 now)
 		advance(m, c, newbits);
 		m->pending -= c;
 		for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-			if (!newbits[i] || !cmrt_raise_irq(m, i))
+			if (!newbits[i] || !cmrt_raise_later(m, i))
 				continue;
 			cmrt_note_raised(m, i, newbits[i], now);
 			raised = true;
@@ -1081,7 +1119,7 @@ static int irq_enabled(struct kretprobe_instance *ri, struct pt_regs *regs)
 			if (!dtc->present || dtc->irq != (int)irq)
 				continue;
 			cmrt_service_dtc(m, i);
-			if (dtc_level(m, dtc) && !cmrt_irq_busy(irq) && cmrt_raise_irq(m, i))
+			if (dtc_level(m, dtc) && !cmrt_irq_busy(irq) && cmrt_raise_later(m, i))
 				dtc->reasserts++;
 		}
 		raw_spin_unlock(&m->lock);
@@ -1739,6 +1777,7 @@ int cmn600_rt_create(const struct cmn600_model_mesh *desc, unsigned int index,
 		goto err;
 	}
 	raw_spin_lock_init(&m->lock);
+	init_irq_work(&m->raise_work, raise_work_fn);
 	cmn600_model_hrtimer_setup(&m->timer, clock_expiry, CLOCK_MONOTONIC,
 				   HRTIMER_MODE_REL_PINNED_HARD);
 	INIT_WORK(&m->handoff, clock_handoff);
@@ -1836,6 +1875,7 @@ void cmn600_rt_destroy(struct cmn600_rt_mesh *m)
 		return;
 	cmn600_rt_clock_stop(m);
 	irq_unwatch(m);
+	irq_work_sync(&m->raise_work);
 	memunmap(m->va);
 	kvfree(m->reset);
 	kfree(m->hnfs);
