@@ -62,13 +62,16 @@ static int misplace_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 static int misplace_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct perf_event *event = *(struct perf_event **)ri->data;
+	char comm[TASK_COMM_LEN];
 	unsigned long flags;
 
 	if (regs_return_value(regs) || !event || !atomic_cmpxchg(&misplace_armed, 1, 0))
 		return 0;
 	event->cpu = READ_ONCE(misplace_cpu);
+	/* (task_lock() before 6.13: not under a raw spinlock) */
+	get_task_comm(comm, current);
 	raw_spin_lock_irqsave(&misplace_last_lock, flags);
-	get_task_comm(misplace_comm, current);
+	memcpy(misplace_comm, comm, sizeof(comm));
 	misplace_type = event->attr.type;
 	misplace_config = event->attr.config;
 	raw_spin_unlock_irqrestore(&misplace_last_lock, flags);
