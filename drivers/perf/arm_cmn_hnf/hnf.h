@@ -100,6 +100,7 @@ struct cmn_hnf {
 	u32 stuck[CMN_HNF_MAX_DTCS];	/* per DTC: flags that do not clear */
 	struct hlist_node cpuhp_node;
 	unsigned int cpu;
+	int from_cpu;		/* while a migration moves the events: the old CPU */
 	const char *name;
 	struct pmu pmu;
 

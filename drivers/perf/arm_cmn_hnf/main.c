@@ -281,6 +281,7 @@ static int cmn_hnf_publish(struct cmn_hnf *cmn)
 		return dev_err_probe(dev, ret, "cannot follow CPU hotplug\n");
 	cpus_read_lock();
 	cmn->cpu = cpumask_local_spread(0, dev_to_node(dev));
+	cmn->from_cpu = -1;
 	for (i = 0, ret = 0; i < cmn->num_irqs && !ret; i++)
 		ret = cmn_hnf_irq_set_affinity(cmn->irqs[i].irq, cmn->cpu);
 	if (!ret)

@@ -12,7 +12,9 @@
  *
  * All callbacks run on the PMU's CPU with interrupts off (read() may be
  * entered with them on and turns them off), and the interrupts and the
- * poll timer are pinned there: the data path takes no lock.
+ * poll timer are pinned there: the data path takes no lock. perf also
+ * calls the PMU-wide ones on a CPU where add() refused an event (installed
+ * after the PMU left): there they return at once (cmn_hnf_here()).
  */
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
@@ -560,10 +562,20 @@ static void cmn_hnf_event_del(struct perf_event *event, int flags)
 	cmn_hnf_apply_enable(cmn);
 }
 
+/* The owner, or the old owner while perf moves the events off it */
+static bool cmn_hnf_here(struct cmn_hnf *cmn)
+{
+	unsigned int cpu = smp_processor_id();
+
+	return cpu == READ_ONCE(cmn->cpu) || (int)cpu == READ_ONCE(cmn->from_cpu);
+}
+
 static void cmn_hnf_pmu_enable(struct pmu *pmu)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(pmu);
 
+	if (!cmn_hnf_here(cmn))
+		return;
 	cmn->disabled = false;
 	cmn_hnf_apply_enable(cmn);
 }
@@ -572,6 +584,8 @@ static void cmn_hnf_pmu_disable(struct pmu *pmu)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(pmu);
 
+	if (!cmn_hnf_here(cmn))
+		return;
 	cmn->disabled = true;
 	cmn_hnf_apply_enable(cmn);
 }
@@ -586,6 +600,8 @@ static void cmn_hnf_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(pmu);
 
+	if (!cmn_hnf_here(cmn))
+		return;
 	cmn->read_txn = flags & PERF_PMU_TXN_READ;
 	cmn->txn_read = false;
 	cmn->add_txn = flags & PERF_PMU_TXN_ADD;
@@ -596,6 +612,8 @@ static int cmn_hnf_commit_txn(struct pmu *pmu)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(pmu);
 
+	if (!cmn_hnf_here(cmn))
+		return 0;
 	cmn->read_txn = false;
 	cmn->add_txn = false;
 	cmn_hnf_apply_enable(cmn);
@@ -714,7 +732,8 @@ static enum hrtimer_restart cmn_hnf_poll_fn(struct hrtimer *timer)
 /*
  * Move counting to @cpu with the lines off meanwhile, so that no handler
  * runs on the old CPU while the new one owns the events. @cpu is the
- * owner before the events move: their add() there checks it.
+ * owner before the events move: their add() there checks it; the old CPU
+ * keeps the other callbacks (cmn_hnf_here()) while perf takes them off it.
  */
 void cmn_hnf_migrate(struct cmn_hnf *cmn, unsigned int cpu)
 {
@@ -724,8 +743,10 @@ void cmn_hnf_migrate(struct cmn_hnf *cmn, unsigned int cpu)
 	for (i = 0; i < cmn->num_irqs; i++)
 		disable_irq(cmn->irqs[i].irq);
 	hrtimer_cancel(&cmn->poll);
+	WRITE_ONCE(cmn->from_cpu, old);
 	WRITE_ONCE(cmn->cpu, cpu);
 	perf_pmu_migrate_context(&cmn->pmu, old, cpu);
+	WRITE_ONCE(cmn->from_cpu, -1);
 	for (i = 0; i < cmn->num_irqs; i++) {
 		line = &cmn->irqs[i];
 		if (!line->polled && cmn_hnf_irq_set_affinity(line->irq, cpu)) {
