@@ -1400,9 +1400,15 @@ static bool test_stat_groups(void)
 	return true;
 }
 
-/* cmd_stat with its stderr in @err (the tests' stderr is /dev/null) */
-static int run_stat_err(const char *out, const char *err, const char *interval)
+/*
+ * stat -I @interval -n 1 slc_miss_rate against the fake PMU, each of its
+ * next @lag_reads reads (-1: all) taking @lag seconds, with its stderr in
+ * @err (the tests' stderr is /dev/null)
+ */
+static int run_stat_lag(const char *out, const char *err, const char *interval,
+			double lag, int lag_reads)
 {
+	const struct cmn_perf_ops *saved = cmn_perf_ops;
 	int rc, fd, keep;
 
 	fflush(stderr);
@@ -1411,7 +1417,13 @@ static int run_stat_err(const char *out, const char *err, const char *interval)
 	if (fd < 0 || keep < 0 || dup2(fd, 2) < 0)
 		return -1;
 	close(fd);
+	nfev = 0;
+	fake_read_lag = lag;
+	fake_lag_reads = lag_reads;
+	cmn_perf_ops = &fake_ops;
 	rc = run_cmd(cmd_stat, out, "stat", "-I", interval, "-n", "1", "slc_miss_rate", NULL);
+	cmn_perf_ops = saved;
+	fake_lag_reads = 0;
 	fflush(stderr);
 	if (dup2(keep, 2) < 0)
 		return -1;
@@ -1428,7 +1440,6 @@ static int run_stat_err(const char *out, const char *err, const char *interval)
  */
 static bool test_stat_read_spread(void)
 {
-	const struct cmn_perf_ops *saved = cmn_perf_ops;
 	char f[CMN_PATH_LEN], err[CMN_PATH_LEN];
 	int rc, i, leaders = 0;
 	const char *e;
@@ -1437,13 +1448,7 @@ static bool test_stat_read_spread(void)
 	snprintf(f, sizeof(f), "%s/spread.txt", tmproot);
 	snprintf(err, sizeof(err), "%s/spread.err", tmproot);
 	/* the first read of the baseline pass takes 0.5 s: that pass is read again */
-	nfev = 0;
-	fake_read_lag = 0.5;
-	fake_lag_reads = 1;
-	cmn_perf_ops = &fake_ops;
-	rc = run_stat_err(f, err, "1000");
-	cmn_perf_ops = saved;
-	fake_lag_reads = 0;
+	rc = run_stat_lag(f, err, "1000", 0.5, 1);
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	for (i = 0; i < nfev; i++) {
 		if (fev[i].leader != i)
@@ -1456,13 +1461,7 @@ static bool test_stat_read_spread(void)
 	T_ASSERT(!strstr(slurp(err), "took"), "a warning after a good pass: %s", slurp(err));
 	T_ASSERT(strstr(slurp(f), "75.00"), "no value: %s", slurp(f));
 	/* every read takes 10 ms, every pass 20 ms: 4 tries, one warning */
-	nfev = 0;
-	fake_read_lag = 0.01;
-	fake_lag_reads = -1;
-	cmn_perf_ops = &fake_ops;
-	rc = run_stat_err(f, err, "1000");
-	cmn_perf_ops = saved;
-	fake_lag_reads = 0;
+	rc = run_stat_lag(f, err, "1000", 0.01, -1);
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	for (i = 0; i < nfev; i++)
 		T_ASSERT(fev[i].leader != i || fev[i].reads == 8,
@@ -1471,13 +1470,7 @@ static bool test_stat_read_spread(void)
 	T_ASSERT(e && !strstr(e + 1, "took"), "want one warning: %s", slurp(err));
 	T_ASSERT(strstr(slurp(f), "75.00"), "no value: %s", slurp(f));
 	/* 0.4 ms passes are over 0.2 % of 100 ms but within the 1 ms floor */
-	nfev = 0;
-	fake_read_lag = 0.0002;
-	fake_lag_reads = -1;
-	cmn_perf_ops = &fake_ops;
-	rc = run_stat_err(f, err, "100");
-	cmn_perf_ops = saved;
-	fake_lag_reads = 0;
+	rc = run_stat_lag(f, err, "100", 0.0002, -1);
 	T_ASSERT(rc == 0, "exit status %d", rc);
 	for (i = 0; i < nfev; i++)
 		T_ASSERT(fev[i].leader != i || fev[i].reads == 2,
