@@ -83,7 +83,6 @@ struct cmrt_dtc {
 	u64 storm_raises;	/* raises of the last stuck-bit storm */
 	u64 offs;		/* irq_fault "off" windows run */
 	u64 reasserts;		/* raised again when its line was enabled */
-	bool raise_pending;	/* for raise_work (cmrt_raise_later()) */
 	const char *storm_end;	/* how it ended, NULL: none yet */
 };
 
@@ -162,6 +161,7 @@ struct cmn600_rt_mesh {
 
 	/* overflow interrupts raised with no lock held (cmrt_raise_later()) */
 	struct irq_work raise_work;
+	unsigned long raise_bits;	/* bit d: DTC d's line, for raise_work */
 
 	/* free-running clock */
 	struct hrtimer timer;

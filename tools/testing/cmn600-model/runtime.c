@@ -28,6 +28,7 @@
 #define pr_fmt(fmt) "cmn600_model: " fmt
 
 #include <linux/bitfield.h>
+#include <linux/bitops.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/cpu.h>
@@ -667,7 +668,7 @@ bool cmrt_raise_later(struct cmn600_rt_mesh *m, unsigned int lid)
 {
 	if (READ_ONCE(m->dtcs[lid].irq) <= 0)
 		return cmrt_raise_irq(m, lid);	/* warns, false */
-	m->dtcs[lid].raise_pending = true;
+	set_bit(lid, &m->raise_bits);
 	irq_work_queue(&m->raise_work);
 	return true;
 }
@@ -675,19 +676,11 @@ bool cmrt_raise_later(struct cmn600_rt_mesh *m, unsigned int lid)
 static void raise_work_fn(struct irq_work *work)
 {
 	struct cmn600_rt_mesh *m = container_of(work, struct cmn600_rt_mesh, raise_work);
-	bool raise[CMN600_MODEL_MAX_DTCS];
-	unsigned long flags;
+	unsigned long bits = xchg(&m->raise_bits, 0);
 	unsigned int i;
 
-	raw_spin_lock_irqsave(&m->lock, flags);
-	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++) {
-		raise[i] = m->dtcs[i].raise_pending;
-		m->dtcs[i].raise_pending = false;
-	}
-	raw_spin_unlock_irqrestore(&m->lock, flags);
-	for (i = 0; i < CMN600_MODEL_MAX_DTCS; i++)
-		if (raise[i])
-			cmrt_raise_irq(m, i);
+	for_each_set_bit(i, &bits, CMN600_MODEL_MAX_DTCS)
+		cmrt_raise_irq(m, i);
 }
 
 /* Manual step: raise, then sleep until the driver cleared the flag */
