@@ -101,14 +101,7 @@ echo 1 > "/sys/devices/system/cpu/cpu$cpu/online"
 lc_batch_check after_online "$P" 0 $N "$P/slc_miss/|slc_miss|*"
 
 owner=$(lc_pmu_cpu "$P")
-other=
-for c in /sys/devices/system/cpu/cpu[0-9]*; do
-	c=${c##*/cpu}
-	if [ "$c" != "$owner" ] && lc_cpu_online "$c"; then
-		other=$c
-		break
-	fi
-done
+other=$(lc_other_cpu "$owner")
 n0=$(sed -n 's/^misplaced //p' "$CMN_DBG/misplace")
 if [ -z "$other" ] || ! echo "cmn_hnf_event_init $other" > "$CMN_DBG/misplace"; then
 	fail misplaced/hook "cannot arm the hook (owner cpu$owner, other '${other:-none}'): $(dmesg | tail -n 1)"

@@ -50,7 +50,7 @@ P=$(lc_pmu 0)
 lc_pmu_wait "$P" || note "no $P: $(dmesg | grep -i cmn | tail -n 2)"
 lc_set_rates 0
 CPU=$(lc_pmu_cpu "$P")
-OTHER=$(( CPU == 0 ? 1 : 0 ))
+OTHER=$(lc_other_cpu "$CPU")
 STEP="echo $N > $LC_M/step"
 
 # truth_delta BEFORE AFTER MESH: event 0x01's truth of MESH between snapshots

@@ -645,6 +645,19 @@ lc_cpu_online() {
 	return 1
 }
 
+# lc_other_cpu CPU: an online CPU other than CPU (status 1 if there is none)
+lc_other_cpu() {
+	local __c
+	for __c in /sys/devices/system/cpu/cpu[0-9]*; do
+		__c=${__c##*/cpu}
+		if [ "$__c" != "$1" ] && lc_cpu_online "$__c"; then
+			echo "$__c"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # lc_model_up [FAULT]: (re)insert the model (with fault=FAULT) and load the
 # boot's mesh file (/etc/cmn/mesh). Drivers must not be bound yet.
 lc_model_up() {
