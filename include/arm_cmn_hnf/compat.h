@@ -20,10 +20,8 @@
 #define CMN_HNF_KERNEL_GE(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
 
 /*
- * kunit/visibility.h (6.2; Debian's 6.1 has it as a backport, vanilla 6.1
- * and 5.10 do not): symbols exported only to the KUnit module, in the
- * EXPORTED_FOR_KUNIT_TESTING namespace. (A version test, not
- * __has_include(): sparse 0.6.4 does not know the latter.)
+ * kunit/visibility.h (6.2, backported to Debian's 6.1): symbols exported to
+ * the KUnit module only. A version test: sparse 0.6.4 lacks __has_include().
  */
 #if CMN_HNF_KERNEL_GE(6, 2, 0)
 #include <kunit/visibility.h>
@@ -44,9 +42,8 @@
 #endif
 
 /*
- * irq_set_affinity() is exported to modules from 5.14 on. Before, the
- * affinity is set through irq_set_affinity_hint() (which sets both), and
- * that hint must be cleared again before free_irq().
+ * irq_set_affinity() is exported from 5.14; before, irq_set_affinity_hint()
+ * sets it, and the hint must be cleared again before free_irq()
  */
 static inline int cmn_hnf_irq_set_affinity(unsigned int irq, unsigned int cpu)
 {

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Pure logic of the CMN-600 HN-F PMU driver: no MMIO, no perf structures.
- * The perf ABI of attr.config, register words, node ids, the discovery walk
- * over a reader callback, counter allocation and counter arithmetic, all on
- * plain values, so that KUnit tests them on any kernel.
+ * Pure logic of the CMN-600 HN-F PMU driver, on plain values (no MMIO, no
+ * perf structures) so that KUnit tests it on any kernel: attr.config, register
+ * words, node ids, the discovery walk, counter allocation and arithmetic.
  */
 #ifndef ARM_CMN_HNF_LOGIC_H
 #define ARM_CMN_HNF_LOGIC_H

@@ -81,13 +81,9 @@ struct cmn_hnf_sample {
 	u64 xp[CMN_HNF_MAX_XPS];
 };
 
-/**
- * struct cmn_hnf - one CMN-600 mesh and its PMU
- *
- * Everything below @pmu belongs to the PMU's CPU, @cpu: the perf
- * callbacks, the interrupt handler and the poll timer all run there with
- * interrupts off, so the data path takes no lock. A migration disables the
- * lines, moves @cpu, the events and the lines, and enables the lines again.
+/*
+ * struct cmn_hnf - one CMN-600 mesh and its PMU. Everything below @pmu
+ * belongs to the PMU's CPU, @cpu (pmu.c, cmn_hnf_migrate()).
  */
 struct cmn_hnf {
 	struct device *dev;

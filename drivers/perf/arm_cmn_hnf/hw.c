@@ -4,9 +4,8 @@
  *
  * The perf glue keeps shadows of the HN-F and DTM configuration registers
  * in struct cmn_hnf; this file turns them into register words (logic.c)
- * and writes them whole, and reads the counters. Accesses are relaxed: the
- * configuration space is one device, and relaxed accesses from one CPU
- * reach it in program order. Two places need more and say so.
+ * and writes them whole, and reads the counters. Relaxed accesses from one
+ * CPU reach the configuration space in program order; two places need more.
  */
 #include <linux/io.h>
 
@@ -69,10 +68,7 @@ void cmn_hnf_hw_sample(struct cmn_hnf *cmn, struct cmn_hnf_sample *s)
 			 GENMASK_ULL(CMN_DT_PMCCNTR_WIDTH - 1, 0);
 }
 
-/*
- * DTC0's clock is kept ungated while it counts the cycles event, or the
- * count would stop whenever the DTC idles
- */
+/* DTC0's clock stays ungated while dtc_cycles counts: else it stops when idle */
 void cmn_hnf_hw_clock(struct cmn_hnf *cmn, bool ungated)
 {
 	cmn_hnf_wr(cmn, cmn_hnf_dtc(cmn, 0) + CMN_DT_DTC_CTL, CMN_DT_DTC_CTL_DT_EN |

@@ -66,8 +66,7 @@ static int cmn_hnf_map_acpi(struct platform_device *pdev, struct cmn_hnf *cmn)
 	if (!resource_contains(cfg, root))
 		swap(cfg, root);
 	if (!resource_contains(cfg, root)) {
-		dev_err(dev, "ACPI: root node %pR is not inside %pR\n",
-			root, cfg);
+		dev_err(dev, "ACPI: root node %pR is not inside %pR\n", root, cfg);
 		return -EINVAL;
 	}
 
@@ -150,18 +149,15 @@ static int cmn_hnf_claim_name(struct cmn_hnf *cmn)
 	if (ret)
 		return ret;
 
-	cmn->name = devm_kasprintf(dev, GFP_KERNEL, CMN_HNF_PMU_PREFIX "%u",
-				   id);
+	cmn->name = devm_kasprintf(dev, GFP_KERNEL, CMN_HNF_PMU_PREFIX "%u", id);
 	if (!cmn->name)
 		return -ENOMEM;
-	if (id > INT_MAX || ida_alloc_range(&cmn_hnf_ida, id, id,
-					    GFP_KERNEL) < 0) {
+	if (id > INT_MAX || ida_alloc_range(&cmn_hnf_ida, id, id, GFP_KERNEL) < 0) {
 		dev_err(dev, "PMU name %s is already taken (duplicate ACPI _UID?)\n",
 			cmn->name);
 		return -EBUSY;
 	}
-	return devm_add_action_or_reset(dev, cmn_hnf_free_id,
-					(void *)(unsigned long)id);
+	return devm_add_action_or_reset(dev, cmn_hnf_free_id, (void *)(unsigned long)id);
 }
 
 /* Kernels before 5.14 route the lines through a hint: clear it (compat.h) */
@@ -386,8 +382,7 @@ static int cmn_hnf_check_owner(struct device *dev, void *unused)
 	bool upstream;
 
 	device_lock(dev);
-	upstream = dev->driver && !strcmp(dev->driver->name,
-					  CMN_HNF_UPSTREAM_DRV);
+	upstream = dev->driver && !strcmp(dev->driver->name, CMN_HNF_UPSTREAM_DRV);
 	device_unlock(dev);
 	if (!upstream)
 		return 0;

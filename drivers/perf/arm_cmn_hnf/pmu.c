@@ -11,10 +11,9 @@
  * combined into one 64-bit counter; CYC, the DTC0 cycle counter.
  *
  * All callbacks run on the PMU's CPU with interrupts off (read() may be
- * entered with them on and turns them off), and the interrupts and the
- * poll timer are pinned there: the data path takes no lock. perf also
- * calls the PMU-wide ones on a CPU where add() refused an event (installed
- * after the PMU left): there they return at once (cmn_hnf_here()).
+ * entered with them on and turns them off), where the interrupts and the
+ * poll timer are pinned: the data path takes no lock. The PMU-wide ones
+ * called on a CPU the PMU has left return at once (cmn_hnf_here()).
  */
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
@@ -73,10 +72,8 @@ static int cmn_hnf_validate_one(struct cmn_hnf *cmn, struct cmn_hnf_scratch *s,
 		return is_software_event(e) ? 0 : -EINVAL;
 	if (e->state < PERF_EVENT_STATE_OFF)
 		return 0;
-	if (cmn_hnf_request(cmn, e, &sel, &hnf) ||
-	    cmn_hnf_alloc(&s->a, cmn->topo, &sel, hnf, &s->p))
-		return -EINVAL;
-	return 0;
+	return cmn_hnf_request(cmn, e, &sel, &hnf) ||
+	       cmn_hnf_alloc(&s->a, cmn->topo, &sel, hnf, &s->p) ? -EINVAL : 0;
 }
 
 /* A group that does not fit on empty counters can never be scheduled */
@@ -273,17 +270,14 @@ static void cmn_hnf_read_group(struct cmn_hnf *cmn, struct perf_event *leader)
 {
 	int idx[CMN_HNF_CYCLES + 1 + CMN_HNF_MAX_XPS];	/* each counter once */
 	struct perf_event *sib;
-	unsigned long flags;
 	unsigned int n = 0;
 
-	local_irq_save(flags);
 	if (cmn_hnf_member(cmn, leader))
 		idx[n++] = leader->hw.idx;
 	for_each_sibling_event(sib, leader)
 		if (cmn_hnf_member(cmn, sib))
 			idx[n++] = sib->hw.idx;
 	cmn_hnf_update(cmn, idx, n);
-	local_irq_restore(flags);
 }
 
 static void cmn_hnf_event_read(struct perf_event *event)
@@ -434,7 +428,6 @@ static void cmn_hnf_stop_flags(struct cmn_hnf *cmn, struct perf_event *event)
 static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 {
 	struct cmn_hnf *cmn = to_cmn_hnf(event->pmu);
-	unsigned long irqflags;
 
 	if (!cmn_hnf_running(event))
 		return;
@@ -443,11 +436,9 @@ static void cmn_hnf_event_stop(struct perf_event *event, int flags)
 		return;
 	if (event->hw.idx != CMN_HNF_CYCLES)
 		cmn_hnf_set_slots(cmn, event, 0);
-	local_irq_save(irqflags);
 	cmn_hnf_update(cmn, &event->hw.idx, 1);
 	if (event->hw.idx <= CMN_HNF_CYCLES)
 		cmn_hnf_stop_flags(cmn, event);
-	local_irq_restore(irqflags);
 }
 
 /* Program the DTM counters of GLOBAL counter @g; and the XPs it reads */

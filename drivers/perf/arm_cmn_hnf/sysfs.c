@@ -40,11 +40,10 @@ struct cmn_hnf_event_attr {
 	const char *unit;
 };
 
-static ssize_t cmn_hnf_event_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
+static ssize_t cmn_hnf_event_show(struct device *dev, struct device_attribute *attr,
+				  char *buf)
 {
-	struct cmn_hnf_event_attr *ea =
-		container_of(attr, struct cmn_hnf_event_attr, attr);
+	struct cmn_hnf_event_attr *ea = container_of(attr, struct cmn_hnf_event_attr, attr);
 
 	switch (ea->file) {
 	case CMN_HNF_FILE_SCALE:
@@ -106,8 +105,7 @@ static umode_t cmn_hnf_event_is_visible(struct kobject *kobj,
 					struct attribute *attr, int unused)
 {
 	struct cmn_hnf *cmn = cmn_hnf_from_dev(kobj_to_dev(kobj));
-	struct cmn_hnf_event_attr *ea =
-		container_of(attr, struct cmn_hnf_event_attr, attr.attr);
+	struct cmn_hnf_event_attr *ea = container_of(attr, struct cmn_hnf_event_attr, attr.attr);
 
 	if ((ea->file == CMN_HNF_FILE_SCALE && !ea->scale[0]) ||
 	    (ea->file == CMN_HNF_FILE_UNIT && !ea->unit[0]))
@@ -132,11 +130,10 @@ struct cmn_hnf_format_attr {
 	u64 mask;
 };
 
-static ssize_t cmn_hnf_format_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
+static ssize_t cmn_hnf_format_show(struct device *dev, struct device_attribute *attr,
+				   char *buf)
 {
-	struct cmn_hnf_format_attr *fa =
-		container_of(attr, struct cmn_hnf_format_attr, attr);
+	struct cmn_hnf_format_attr *fa = container_of(attr, struct cmn_hnf_format_attr, attr);
 	unsigned long bits[BITS_TO_LONGS(64)];
 
 	bitmap_from_u64(bits, fa->mask);
@@ -170,8 +167,7 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 {
 	struct cmn_hnf *cmn = cmn_hnf_from_dev(dev);
 
-	return cpumap_print_to_pagebuf(true, buf,
-				       cpumask_of(READ_ONCE(cmn->cpu)));
+	return cpumap_print_to_pagebuf(true, buf, cpumask_of(READ_ONCE(cmn->cpu)));
 }
 static DEVICE_ATTR_RO(cpumask);
 
@@ -204,9 +200,8 @@ static ssize_t hnfs_show(struct device *dev, struct device_attribute *attr,
 	for (i = 0; i < topo->num_hnfs; i++) {
 		hnf = &topo->hnf[i];
 		xp = &topo->xp[hnf->xp];
-		len += sysfs_emit_at(buf, len, "%u 0x%04x %u %u %u %u\n",
-				     hnf->logical_id, hnf->node_id, xp->x,
-				     xp->y, hnf->port, hnf->dev);
+		len += sysfs_emit_at(buf, len, "%u 0x%04x %u %u %u %u\n", hnf->logical_id,
+				     hnf->node_id, xp->x, xp->y, hnf->port, hnf->dev);
 	}
 	return len;
 }
