@@ -173,10 +173,16 @@ static void expect_topology(struct kunit *test, const struct cmn600_model_mesh *
 	if (mismatch_lid < 0) {
 		expect_find_hnf(test, m, topo, list, n);
 	} else {
-		/* every HN-F is found by the node id it reports */
-		for (i = 0; i < topo->num_hnfs; i++)
+		/*
+		 * every HN-F is found by the node id it reports, unless
+		 * another reports that id too: then neither is
+		 */
+		for (i = 0; i < topo->num_hnfs; i++) {
+			for (x = 0, y = 0; x < topo->num_hnfs; x++)
+				y += topo->hnf[x].node_id == topo->hnf[i].node_id;
 			KUNIT_EXPECT_EQ(test, cmn_hnf_find_hnf(topo, topo->hnf[i].node_id),
-					(int)i);
+					y == 1 ? (int)i : -1);
+		}
 	}
 }
 
@@ -331,6 +337,35 @@ static void cmn_hnf_test_discovery_faults(struct kunit *test)
 		}
 		cmn_hnf_kunit_file_release(test, file);
 	}
+}
+
+/*
+ * The falsified node id of the nodeid_mismatch fault is that of the HN-F
+ * on the same port and device of the next XP: two HN-Fs report one id,
+ * and find_hnf() names neither (bynodeid cannot tell which is meant).
+ */
+static void cmn_hnf_test_discovery_shared_nodeid(struct kunit *test)
+{
+	struct cmn_hnf_topology *topo = new_topo(test);
+	struct cmn600_model_file *file;
+	const struct cmn600_model_mesh *m;
+	struct cmn_hnf_kunit_img *im;
+	char why[WHY_LEN];
+	u16 other;
+
+	file = cmn_hnf_kunit_parse(test, "mesh x=2 y=1\nnode dtc 0 0 0 0 lid=0\n"
+				   "node hn-f 0 0 1 1 lid=0\nnode hn-f 1 0 1 1 lid=1\n");
+	m = file->meshes[0];
+	im = cmn_hnf_kunit_build(test, m, CMN600_MODEL_FAULT_NODEID_MISMATCH);
+	KUNIT_ASSERT_EQ_MSG(test, cmn_hnf_kunit_discover(im, topo, why), 0, "%s", why);
+	KUNIT_ASSERT_EQ(test, topo->num_hnfs, 2U);
+	other = cmn600_model_node_id(m, 1, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, topo->hnf[0].node_id, other);
+	KUNIT_EXPECT_EQ(test, topo->hnf[1].node_id, other);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_find_hnf(topo, other), -1);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_find_hnf(topo, cmn600_model_node_id(m, 0, 0, 1, 1)), -1);
+	cmn_hnf_kunit_img_release(test, im);
+	cmn_hnf_kunit_file_release(test, file);
 }
 
 /* ---- mesh sizes ---- */
@@ -628,6 +663,7 @@ static struct kunit_case cmn_hnf_discovery_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cmn_hnf_test_discovery_faults, fault_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cmn_hnf_test_discovery_every_size),
+	KUNIT_CASE(cmn_hnf_test_discovery_shared_nodeid),
 	KUNIT_CASE(cmn_hnf_test_discovery_external),
 	KUNIT_CASE(cmn_hnf_test_discovery_damage),
 	KUNIT_CASE(cmn_hnf_test_discovery_dtc_lids),

@@ -170,15 +170,23 @@ typedef u64 (*cmn_hnf_read_fn)(void *ctx, u32 offset);
 int cmn_hnf_discover(cmn_hnf_read_fn read, void *ctx, u64 size, u32 root,
 		     struct cmn_hnf_topology *topo, char *why, size_t len);
 
-/* Index in topo->hnf[] of the HN-F with node id @nodeid, or -1 */
+/*
+ * Index in topo->hnf[] of the HN-F with node id @nodeid; -1 if none has it,
+ * or if two have it (broken firmware: which one is meant is unknowable)
+ */
 static inline int cmn_hnf_find_hnf(const struct cmn_hnf_topology *topo, u16 nodeid)
 {
 	unsigned int i;
+	int found = -1;
 
-	for (i = 0; i < topo->num_hnfs; i++)
-		if (topo->hnf[i].node_id == nodeid)
-			return i;
-	return -1;
+	for (i = 0; i < topo->num_hnfs; i++) {
+		if (topo->hnf[i].node_id != nodeid)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
 }
 
 /*

@@ -244,6 +244,7 @@ static void cmn_hnf_unpublish(void *data)
 static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
 {
 	char why[128] = "";
+	unsigned int i;
 	int ret;
 
 	cmn->topo = devm_kzalloc(cmn->dev, sizeof(*cmn->topo), GFP_KERNEL);
@@ -255,6 +256,10 @@ static int cmn_hnf_discover_mesh(struct cmn_hnf *cmn)
 		dev_err(cmn->dev, "unusable CMN-600 configuration tree: %s\n", why);
 		return ret;
 	}
+	for (i = 0; i < cmn->topo->num_hnfs; i++)
+		if (cmn_hnf_find_hnf(cmn->topo, cmn->topo->hnf[i].node_id) < 0)
+			dev_warn(cmn->dev, "HN-F at 0x%x: another HN-F has its node id 0x%x too: bynodeid refuses it\n",
+				 cmn->topo->hnf[i].offset, cmn->topo->hnf[i].node_id);
 	cmn->local = devm_kcalloc(cmn->dev, cmn->topo->num_xps, sizeof(*cmn->local),
 				  GFP_KERNEL);
 	return cmn->local ? 0 : -ENOMEM;

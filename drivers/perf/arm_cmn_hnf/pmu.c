@@ -49,7 +49,7 @@ static int cmn_hnf_request(struct cmn_hnf *cmn, struct perf_event *event,
 	if (sel->bynodeid) {
 		*hnf = cmn_hnf_find_hnf(cmn->topo, sel->nodeid);
 		if (*hnf < 0) {
-			dev_dbg(cmn->dev, "node id 0x%x is not an HN-F\n", sel->nodeid);
+			dev_dbg(cmn->dev, "node id 0x%x is not one HN-F's\n", sel->nodeid);
 			return -EINVAL;
 		}
 	}

@@ -32,7 +32,12 @@
 #   nodeid_mismatch/...     corrupted firmware: the HN-F whose node id does
 #                           not match the XP it hangs off is counted exactly
 #                           (bynodeid and aggregated: the driver records the
-#                           parent XP during discovery);
+#                           parent XP during discovery); where the false id
+#                           is another HN-F's true id (an HN-F on the same
+#                           port and device of the next XP), bynodeid on it
+#                           cannot say which HN-F is meant: slc_miss@<id> is
+#                           then EINVAL, and the probe warned once per HN-F
+#                           of the id, naming it;
 #   corrupt_fw_nodeid_mismatch/armcmn  the stock arm-cmn on the same
 #                           image, bynodeid on the false id. arm-cmn takes
 #                           the node's XP from its node id, never from the
@@ -150,7 +155,18 @@ if up nodeid_mismatch && lc_pmu_wait "$P"; then
 	if [ "$xd" -gt 1 ]; then x=$(( (x + 1) % xd )); elif [ "$yd" -gt 1 ]; then y=$(( (y + 1) % yd )); else x=1; fi
 	bad=$(printf '0x%x' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d )))
 	note "mismatched HN-F reports node id $bad; HN-Fs in truth: $(lc_hnfs 0 | tr '\n' ' ')"
-	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss,bynodeid=1,nodeid=$bad/|slc_miss|$bad"
+	if lc_hnfs 0 | grep -qx "$bad"; then
+		got=$(cmn-perf open "$P:$(printf '0x%x' $((1 | 1 << 12 | bad << 16)))")
+		warned=$(grep -c "another HN-F has its node id $bad too" "$LC_TMP/dmesg.nodeid_mismatch")
+		note "$bad is also the id of another HN-F: open $got, $warned probe warning(s)"
+		if [ "$got $warned" = "EINVAL 0 2" ]; then
+			pass "nodeid_mismatch/slc_miss@$bad"
+		else
+			fail "nodeid_mismatch/slc_miss@$bad" "shared id $bad: open gave '$got' (want EINVAL 0), $warned probe warnings (want 2)"
+		fi
+	else
+		lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss,bynodeid=1,nodeid=$bad/|slc_miss|$bad"
+	fi
 	lc_batch_check nodeid_mismatch $P 0 $N "$P/slc_miss/|slc_miss|*"
 	rmmod arm_cmn_hnf
 	# where the stock arm-cmn of this kernel puts the false id (its
