@@ -6,9 +6,9 @@
 # mutants of this directory: a mutant is killed only by a FAIL of a result
 # its Kill: line names (e2e and KUnit naming, globs), a mutant that fails
 # only elsewhere or not at all survives, each repeat must kill, a broken
-# run is an error; every patch's Kill: and Repeat: lines are valid, every
-# KUnit name they give is a case of kunit/manifest and every e2e script
-# they run exists. Then run.sh itself on a copy of the tree whose e2e.sh
+# run is an error; every patch applies to the tree, its Kill: and Repeat:
+# lines are valid, every KUnit name they give is a case of kunit/manifest
+# and every e2e script they run exists. Then run.sh itself on a copy of the tree whose e2e.sh
 # and KUnit run.sh are fakes printing planted results, with made-up
 # mutants: the baselines it makes, Repeat: repeating e2e runs only, and
 # its verdict and summary lines.
@@ -195,6 +195,9 @@ for p in "$TESTING"/mutants/[0-9]*.patch; do
 			done
 		fi
 	done <<< "$(sed -n 's/^Kill:[[:space:]]*//p' <<< "$hdr" | sed 's/[[:space:]]*$//')"
+	# a mutant the driver has moved away from is no mutant: it must apply
+	[ -n "$why" ] || (cd "$REPO" && git apply --check -p1 "$p") > "$T/apply" 2>&1 ||
+		why="does not apply to the tree: $(head -n 1 "$T/apply")"
 	if [ -z "$why" ]; then
 		ok "header/$m"
 	else
