@@ -10,7 +10,7 @@
 #   Mutant: <the bug, one line>
 #   ...free text: why it is plausible, which test must kill it...
 #   Kill: kunit <suite>[.<case>]...
-#   Kill: e2e TESTS=<names> MESH=<mesh> [KERNEL=6.12] [FW=dt] [E2E_EXTRA=<dir>] <result>...
+#   Kill: e2e TESTS=<names> MESH=<mesh> [KERNEL=6.12] [FW=dt] [E2E_EXTRA=<dir>] [RACE=1] <result>...
 #   Repeat: <N>
 #
 # Each "Kill:" line is the smallest run of one test that must see the bug,
@@ -18,7 +18,9 @@
 # (a bug two tests must each catch), and every one of them must kill the
 # mutant. "kunit" runs `make kunit` (6.12 KUnit kernel), "e2e ..." runs
 # `make e2e` with those variables (KERNEL=6.12 FW=dt unless given; a
-# relative E2E_EXTRA is taken from the repository root).
+# relative E2E_EXTRA is taken from the repository root). RACE=1 runs the
+# race pass of the TESTS instead (tools/testing/vm/race-pass.sh: each
+# test again with the model in race mode, its results named race/...).
 #
 # The words after the run (at least one) name those results, as shell
 # globs:
@@ -157,7 +159,7 @@ copy_tree() {
 # run_spec DIR SPEC OUT: make the run SPEC with the scripts of tree DIR,
 # stdout (result lines) to OUT, stderr to OUT.err; returns its status
 run_spec() {
-	local dir=$1 spec=$2 out=$3 kv kernel=6.12 fw=dt tests="" mesh="" extra=""
+	local dir=$1 spec=$2 out=$3 kv kernel=6.12 fw=dt tests="" mesh="" extra="" race="" t
 	# shellcheck disable=SC2086
 	set -- $spec
 	case $1 in
@@ -176,11 +178,23 @@ run_spec() {
 		E2E_EXTRA=*)
 			extra=${kv#E2E_EXTRA=}
 			case $extra in /*) ;; *) extra="$dir/$extra" ;; esac ;;
+		RACE=1) race=1 ;;
 		*) echo "FAIL: mutants/spec: unknown word '$kv' in '$spec'" > "$out"; return 1 ;;
 		esac
 	done
 	tests=${tests# }
 	tests=${tests//,/ }
+	if [ -n "$race" ]; then
+		# the wrappers of the race pass, made by this tree's race-pass.sh
+		extra="$out.race"
+		rm -rf "$extra"
+		# shellcheck disable=SC2086 # a list of names
+		RACE_PASS_KERNELS=$kernel "$dir/tools/testing/vm/race-pass.sh" "$extra" $tests \
+			> "$out" 2> "$out.err" || return 1
+		race=
+		for t in $tests; do race="$race $t-race"; done
+		tests=${race# }
+	fi
 	TESTS="$tests" MESH="$mesh" KERNEL="$kernel" FW="$fw" E2E_EXTRA="$extra" \
 		MESH_SUBSET='' "$dir/tools/testing/vm/e2e.sh" > "$out" 2> "$out.err"
 }

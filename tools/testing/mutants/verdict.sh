@@ -54,7 +54,7 @@ kill_parse() {
 	KP_RUN=$kind
 	for w in "${words[@]:1}"; do
 		case $kind/$w in
-		e2e/TESTS=?* | e2e/MESH=?* | e2e/KERNEL=?* | e2e/FW=?* | e2e/E2E_EXTRA=?*)
+		e2e/TESTS=?* | e2e/MESH=?* | e2e/KERNEL=?* | e2e/FW=?* | e2e/E2E_EXTRA=?* | e2e/RACE=1)
 			KP_RUN="$KP_RUN $w" ;;
 		*=*)
 			KP_ERR="'$1': unknown variable '$w'"
