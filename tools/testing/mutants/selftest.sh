@@ -218,6 +218,10 @@ cat > "$R/tools/testing/vm/e2e.sh" <<'FAKE'
 #!/bin/bash
 d=$(cd "$(dirname "$0")/../../.." && pwd)/drivers/perf/arm_cmn_hnf
 echo "${KIND:-e2e} ${TESTS:-} ${MESH:-}" >> "$FAKE_STATE/calls"
+# RACE=1: the race pass's wrappers must be there
+for t in ${E2E_EXTRA:+$TESTS}; do
+	[ -f "$E2E_EXTRA/$t.sh" ] || { echo "FAIL: e2e/fake/x/x/no-wrapper-$t"; exit 0; }
+done
 m=$(cd "$d" && ls mut-* 2>/dev/null) || { echo "PASS: e2e/6.12/dt/${MESH:-x}/ok"; exit 0; }
 n=$(( $(cat "$FAKE_STATE/$m.n" 2>/dev/null || echo 0) + 1 ))
 echo $n > "$FAKE_STATE/$m.n"
@@ -247,28 +251,34 @@ echo "FAIL: $E/race/monotonic: down" > "$S/mut-02-b.1"
 printf '%s\n' "PASS: $E/race/monotonic" "FAIL: $E/boot: WARNING: x" > "$S/mut-02-b.2"
 mkmut 03-c "Kill: e2e TESTS=35-hnf-errno MESH=default perfcore_exclude_*"
 printf '%s\n' "PASS: $E/perfcore_exclude_user" "FAIL: $E/sampling: 0" > "$S/mut-03-c.1"
+mkmut 04-d "Kill: e2e TESTS=33-hnf-hotplug MESH=default KERNEL=7.2 RACE=1 race/misplaced/*"
+echo "FAIL: e2e/7.2/dt/default/race/misplaced/others_exact: low" > "$S/mut-04-d.1"
 st=0
 out=$(FAKE_STATE=$S CMN_HNF_CACHE=$T/cache "$R/tools/testing/mutants/run.sh" 2> "$T/run.err" 3>&2) || st=$?
 want="mutant 01-a: killed by $E/race/monotonic, kunit/arm_cmn_hnf_counter.cmn_hnf_test_counter_racing
 mutant 02-b: SURVIVED (not killed by: e2e TESTS=41-hnf-race MESH=default (run 2 of 2); failed elsewhere: $E/boot)
 mutant 03-c: SURVIVED (failed elsewhere: $E/sampling)
-1 killed, 2 survived"
+mutant 04-d: killed by e2e/7.2/dt/default/race/misplaced/others_exact
+2 killed, 2 survived"
 if [ "$st" != 0 ] && [ "$(grep -v '^    ' <<< "$out")" = "$want" ]; then
 	ok runner/verdicts
 else
 	bad runner/verdicts "exit $st, printed: $(tr '\n' '|' <<< "$out") $(tail -n 3 "$T/run.err" | tr '\n' '|')"
 fi
 # the baselines: one boot for the runs that differ only in TESTS, one
-# KUnit run; then 01-a: three e2e runs, one KUnit run; 02-b: two; 03-c: one
+# KUnit run, one race pass (RACE=1); then 01-a: three e2e runs, one KUnit
+# run; 02-b: two; 03-c: one; 04-d: one race pass
 wantc="e2e 41-hnf-race 35-hnf-errno default
 kunit
+e2e 33-hnf-hotplug-race default
 e2e 41-hnf-race default
 e2e 41-hnf-race default
 e2e 41-hnf-race default
 kunit
 e2e 41-hnf-race default
 e2e 41-hnf-race default
-e2e 35-hnf-errno default"
+e2e 35-hnf-errno default
+e2e 33-hnf-hotplug-race default"
 if [ "$(sed 's/ *$//' "$S/calls" 2>/dev/null)" = "$wantc" ]; then
 	ok runner/repeats
 else
