@@ -143,19 +143,24 @@ if up nodeid_mismatch && lc_pmu_wait "$P"; then
 	xd=$(lc_info 0 x)
 	yd=$(lc_info 0 y)
 	b=$(lc_coord_bits 0)
-	# "x y p d lid" of every hn-f line, lid defaulting to the line order
-	# shellcheck disable=SC2046 # word splitting wanted
-	set -- $(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next }
+	# "lid x y p d" of every hn-f line, lid defaulting to the line order
+	awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next }
 		m == 1 && $1 == "node" && $2 == "hn-f" {
 			lid = n++
 			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
-			print lid, $3, $4, $5, $6 }' /etc/cmn/mesh | sort -n | head -n 1)
+			print lid, $3, $4, $5, $6 }' /etc/cmn/mesh | sort -n > "$LC_TMP/hnf-lines"
+	# the true node ids of the other HN-Fs
+	tail -n +2 "$LC_TMP/hnf-lines" | while read -r _ x y p d; do
+		printf '0x%x\n' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d ))
+	done > "$LC_TMP/other-ids"
+	# shellcheck disable=SC2046 # word splitting wanted
+	set -- $(head -n 1 "$LC_TMP/hnf-lines")
 	x=$2 y=$3 p=$4 d=$5
 	own=$((y * xd + x))
 	if [ "$xd" -gt 1 ]; then x=$(( (x + 1) % xd )); elif [ "$yd" -gt 1 ]; then y=$(( (y + 1) % yd )); else x=1; fi
 	bad=$(printf '0x%x' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d )))
 	note "mismatched HN-F reports node id $bad; HN-Fs in truth: $(lc_hnfs 0 | tr '\n' ' ')"
-	if lc_hnfs 0 | grep -qx "$bad"; then
+	if grep -qx "$bad" "$LC_TMP/other-ids"; then
 		got=$(cmn-perf open "$P:$(printf '0x%x' $((1 | 1 << 12 | bad << 16)))")
 		warned=$(grep -c "another HN-F has its node id $bad too" "$LC_TMP/dmesg.nodeid_mismatch")
 		note "$bad is also the id of another HN-F: open $got, $warned probe warning(s)"
