@@ -190,8 +190,8 @@ static void race_check_config(struct cmn600_rt_mesh *m)
 
 	if (sig != m->race.cfg_sig && m->race.gen == m->race.seen_gen &&
 	    !m->race.unbracketed++)
-		pr_warn("mesh%u: the configuration changed outside any perf_pmu_disable() bracket\n",
-			m->index);
+		cmrt_locked_warn(m, "mesh%u: the configuration changed outside any perf_pmu_disable() bracket\n",
+				 m->index);
 	m->race.cfg_sig = sig;
 	m->race.seen_gen = m->race.gen;
 }
@@ -321,8 +321,8 @@ static void race_iteration(struct cmn600_rt_mesh *m)
 			return;
 		}
 		if (!m->race.overdue++)
-			pr_warn("mesh%u: a perf_pmu_disable() bracket open for over %llu ms: the race threads count again\n",
-				m->index, RACE_BRACKET_MAX_NS / NSEC_PER_MSEC);
+			cmrt_locked_warn(m, "mesh%u: a perf_pmu_disable() bracket open for over %llu ms: the race threads count again\n",
+					 m->index, RACE_BRACKET_MAX_NS / NSEC_PER_MSEC);
 	}
 	race_check_config(m);
 	now = cmrt_clock_elapsed(m);

@@ -35,6 +35,8 @@ struct task_struct;
 #define CMRT_IRQ_STARVE_MS	10000
 #define CMRT_CYCLES_MASK	GENMASK_ULL(CMN600M_CYCLES_BITS - 1, 0)
 #define CMRT_RACE_MAX_THREADS	8
+#define CMRT_WARN_LINES		4
+#define CMRT_WARN_LEN		160
 
 struct cmrt_hnf {
 	u64 off;
@@ -162,6 +164,9 @@ struct cmn600_rt_mesh {
 	/* overflow interrupts raised with no lock held (cmrt_raise_later()) */
 	struct irq_work raise_work;
 	unsigned long raise_bits;	/* bit d: DTC d's line, for raise_work */
+	/* warnings made under m->lock, printed by raise_work (cmrt_locked_warn()) */
+	char warn[CMRT_WARN_LINES][CMRT_WARN_LEN];
+	unsigned int nr_warn, warn_dropped;
 
 	/* free-running clock */
 	struct hrtimer timer;
@@ -204,6 +209,8 @@ u64 cmrt_clock_elapsed(struct cmn600_rt_mesh *m);
 void cmrt_resolve_irqs(struct cmn600_rt_mesh *m);	/* process context, unlocked */
 bool cmrt_raise_irq(struct cmn600_rt_mesh *m, unsigned int lid);	/* no lock held */
 bool cmrt_raise_later(struct cmn600_rt_mesh *m, unsigned int lid);	/* m->lock held */
+/* m->lock held: printed once it is gone */
+__printf(2, 3) void cmrt_locked_warn(struct cmn600_rt_mesh *m, const char *fmt, ...);
 void cmrt_note_raised(struct cmn600_rt_mesh *m, unsigned int lid, u64 bits, u64 now);
 bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now);
 

@@ -673,14 +673,51 @@ bool cmrt_raise_later(struct cmn600_rt_mesh *m, unsigned int lid)
 	return true;
 }
 
+/*
+ * A warning with m->lock held: perf's paths take m->lock inside their own
+ * locks (the probes), so the console, which can wake tasks, is not entered
+ * under it (lockdep saw m->lock -> console_owner -> ... -> ctx->lock ->
+ * m->lock in 60-abuse-fuzz); raise_work prints it once the lock is gone.
+ */
+void cmrt_locked_warn(struct cmn600_rt_mesh *m, const char *fmt, ...)
+{
+	va_list args;
+
+	lockdep_assert_held(&m->lock);
+	if (m->nr_warn == CMRT_WARN_LINES) {
+		m->warn_dropped++;
+	} else {
+		va_start(args, fmt);
+		vsnprintf(m->warn[m->nr_warn++], CMRT_WARN_LEN, fmt, args);
+		va_end(args);
+	}
+	irq_work_queue(&m->raise_work);
+}
+
 static void raise_work_fn(struct irq_work *work)
 {
 	struct cmn600_rt_mesh *m = container_of(work, struct cmn600_rt_mesh, raise_work);
-	unsigned long bits = xchg(&m->raise_bits, 0);
-	unsigned int i;
+	unsigned long bits = xchg(&m->raise_bits, 0), flags;
+	char line[CMRT_WARN_LEN];
+	unsigned int i, dropped;
 
 	for_each_set_bit(i, &bits, CMN600_MODEL_MAX_DTCS)
 		cmrt_raise_irq(m, i);
+	for (;;) {
+		raw_spin_lock_irqsave(&m->lock, flags);
+		if (!m->nr_warn) {
+			dropped = m->warn_dropped;
+			m->warn_dropped = 0;
+			raw_spin_unlock_irqrestore(&m->lock, flags);
+			break;
+		}
+		strscpy(line, m->warn[0], sizeof(line));
+		memmove(m->warn[0], m->warn[1], --m->nr_warn * sizeof(m->warn[0]));
+		raw_spin_unlock_irqrestore(&m->lock, flags);
+		pr_warn("%s", line);
+	}
+	if (dropped)
+		pr_warn("mesh%u: %u more warning(s) dropped\n", m->index, dropped);
 }
 
 /* Manual step: raise, then sleep until the driver cleared the flag */
@@ -881,9 +918,9 @@ bool cmrt_watch_overflow(struct cmn600_rt_mesh *m, u64 now)
 		if (dtc->wait_bits && age > CMRT_IRQ_TIMEOUT_MS * NSEC_PER_MSEC) {
 			limit = cmrt_irq_limit_ms(dtc->irq);
 			if (age > (u64)limit * NSEC_PER_MSEC) {
-				pr_warn_ratelimited("mesh%u dtc%u: overflow 0x%llx not cleared within %u ms\n",
-						    m->index, i,
-						    (unsigned long long)dtc->wait_bits, limit);
+				cmrt_locked_warn(m, "mesh%u dtc%u: overflow 0x%llx not cleared within %u ms\n",
+						 m->index, i,
+						 (unsigned long long)dtc->wait_bits, limit);
 				dtc->wait_bits = 0;
 			}
 		}
