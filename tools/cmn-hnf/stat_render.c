@@ -765,7 +765,7 @@ static void prom_write(struct st_ctx *c, const struct st_frame *f,
 	free(mesh);
 	prom_help(o, "cmn_hnf_interval_seconds", "Length of the last interval",
 		  NULL);
-	fprintf(o, "# TYPE cmn_hnf_interval_seconds gauge\ncmn_hnf_interval_seconds %.6f\n",
+	fprintf(o, "# TYPE cmn_hnf_interval_seconds gauge\ncmn_hnf_interval_seconds %.9f\n",
 		f->seconds);
 	prom_help(o, "cmn_hnf_last_update_timestamp_seconds",
 		  "Unix time at the end of the last interval", NULL);
