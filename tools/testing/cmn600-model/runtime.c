@@ -1136,10 +1136,17 @@ static int irq_enabled(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct irq_data *d = irq_get_irq_data(irq);
 	struct cmn600_rt_mesh *m;
 	unsigned long flags;
+	bool busy;
 
 	/* still disabled: enable_irq() calls nest */
 	if (!d || irqd_irq_disabled(d))
 		return 0;
+	/*
+	 * Asked before m->lock: the line's state takes its descriptor lock,
+	 * which CPU hotplug holds while it wakes tasks, and the probes take
+	 * m->lock under perf's context lock (lockdep, 60-abuse-fuzz with ACPI)
+	 */
+	busy = cmrt_irq_busy(irq);
 	raw_spin_lock_irqsave(&irq_meshes_lock, flags);
 	list_for_each_entry(m, &irq_meshes, irq_node) {
 		raw_spin_lock(&m->lock);
@@ -1149,7 +1156,7 @@ static int irq_enabled(struct kretprobe_instance *ri, struct pt_regs *regs)
 			if (!dtc->present || dtc->irq != (int)irq)
 				continue;
 			cmrt_service_dtc(m, i);
-			if (dtc_level(m, dtc) && !cmrt_irq_busy(irq) && cmrt_raise_later(m, i))
+			if (dtc_level(m, dtc) && !busy && cmrt_raise_later(m, i))
 				dtc->reasserts++;
 		}
 		raw_spin_unlock(&m->lock);
