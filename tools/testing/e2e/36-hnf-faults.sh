@@ -151,14 +151,14 @@ if up nodeid_mismatch && lc_pmu_wait "$P"; then
 			print lid, $3, $4, $5, $6 }' /etc/cmn/mesh | sort -n > "$LC_TMP/hnf-lines"
 	# the true node ids of the other HN-Fs
 	tail -n +2 "$LC_TMP/hnf-lines" | while read -r _ x y p d; do
-		printf '0x%x\n' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d ))
+		lc_nodeid "$b" "$x" "$y" "$p" "$d"
 	done > "$LC_TMP/other-ids"
 	# shellcheck disable=SC2046 # word splitting wanted
 	set -- $(head -n 1 "$LC_TMP/hnf-lines")
 	x=$2 y=$3 p=$4 d=$5
 	own=$((y * xd + x))
 	if [ "$xd" -gt 1 ]; then x=$(( (x + 1) % xd )); elif [ "$yd" -gt 1 ]; then y=$(( (y + 1) % yd )); else x=1; fi
-	bad=$(printf '0x%x' $(( (x << (3 + b)) | (y << 3) | (p << 2) | d )))
+	bad=$(lc_nodeid "$b" "$x" "$y" "$p" "$d")
 	note "mismatched HN-F reports node id $bad; HN-Fs in truth: $(lc_hnfs 0 | tr '\n' ' ')"
 	if grep -qx "$bad" "$LC_TMP/other-ids"; then
 		got=$(cmn-perf open "$P:$(printf '0x%x' $((1 | 1 << 12 | bad << 16)))")

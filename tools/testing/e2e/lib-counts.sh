@@ -59,6 +59,10 @@ lc_hnfs() {
 		done
 }
 
+# lc_nodeid B X Y PORT DEV: the node id (0x%x) of that device with B-bit
+# coordinates (lc_coord_bits)
+lc_nodeid() { printf '0x%x\n' $(( ($2 << (3 + $1)) | ($3 << 3) | ($4 << 2) | $5 )); }
+
 # The largest number of HN-Fs on one XP (lc_xp_of).
 lc_hnfs_per_xp_max() {
 	local __id
