@@ -692,7 +692,8 @@ struct tline {
 	u64 count;
 };
 
-#define MAX_TLINES	(64 * 36)
+/* the truth lines of CMN-600's most HN-Fs, 36 each */
+#define MAX_TLINES	(128 * 36)
 
 static unsigned int parse_truth(const char *path, struct tline *t)
 {
