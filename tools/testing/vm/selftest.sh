@@ -539,11 +539,14 @@ reg=$(sed -n 's/^\([0-9][0-9]*\)[ \t].*/\1/p' "$VM/regression-seeds")
 [ -n "$reg" ] || miss="$miss no regression seed;"
 tr ' ' '\n' <<<"$(plan CHECK_STAGES=e2e)" | grep -q '@' &&
 	miss="$miss generated meshes without CHECK_RANDOM_MESHES=1;"
-fplan=$(plan CHECK_STAGES=e2e CHECK_RANDOM_MESHES=1 CHECK_FRESH_SEED=4711)
+# a fresh seed that is no regression seed
+fresh=4711
+while grep -qw "$fresh" <<<"$reg"; do fresh=$((fresh + 1)); done
+fplan=$(plan CHECK_STAGES=e2e CHECK_RANDOM_MESHES=1 CHECK_FRESH_SEED=$fresh)
 want=$(tr ' ' '\n' <<<"$fplan" | grep -c '@' || true)
 [ "$want" = 1 ] || miss="$miss $want @ entries in the plan;"
 list E2E_PLAN="$fplan" > "$T/pool-seeds"
-for sd in $reg 4711; do
+for sd in $reg $fresh; do
 	list KERNEL=7.2 FW=dt MESH="random:$sd" > "$T/pool-seed-one"
 	[ -s "$T/pool-seed-one" ] || miss="$miss seed $sd lists no boot;"
 	grep "^7\.2|dt|random-$sd|" "$T/pool-seeds" | cmp -s - "$T/pool-seed-one" ||
