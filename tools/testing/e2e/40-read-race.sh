@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: 1x1
+# vcpus: parallel
 # timeout: 180
 # results: 6
 # names: model_load clock_free race_mode armcmn_bug_read_race read_never_overcounts read_monotonic

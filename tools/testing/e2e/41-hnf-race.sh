@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default 4x2-2dtc
+# vcpus: parallel
 # timeout: 300
 # results: 13
 # names: model_load race_mode race/reads race/monotonic race/never_over race/final_exact

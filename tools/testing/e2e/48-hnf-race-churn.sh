@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
+# vcpus: parallel
 # timeout: 300
 # results: 15
 # skip: churn/* if hnf_xp_min > 2

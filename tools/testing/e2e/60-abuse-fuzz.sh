@@ -3,6 +3,7 @@
 # meshes: two-mesh
 # kernels: 6.12 debug
 # subset-kernels: debug
+# vcpus: parallel
 # timeout: 300
 # results: 21 + nmesh
 # names: model_load modprobe_arm_cmn_hnf clock_free fuzz_no_report fuzz_monotonic

@@ -20,6 +20,8 @@
 #            take turns: each is descheduled for milliseconds at a time, as
 #            on a loaded host, on demand (a check that must not depend on
 #            the host's load can be run this way)
+#   QEMU_TCG  single or multi: TCG with one host thread for all vCPUs, or
+#            one per vCPU (default: QEMU's, multi unless -icount)
 #   NUMA=2   a two-node guest (numa_args in common.sh: -smp 2, node 0 = CPU 0
 #            + the first 512 MiB, node 1 = CPU 1 + the rest of -m; QEMU then
 #            puts numa-node-id in the DTB, an SRAT in the ACPI tables)
@@ -71,6 +73,17 @@ if [ -n "${NUMA:-}" ]; then
 	# shellcheck disable=SC2206
 	args+=($na)
 fi
+# QEMU_TCG=single|multi: QEMU's TCG threading (e2e.sh: single, but for a
+# "# vcpus: parallel" script's boot); unset: QEMU's default (multi, or
+# single under -icount)
+case ${QEMU_TCG:-} in
+'') ;;
+single | multi) args+=(-accel "tcg,thread=$QEMU_TCG") ;;
+*)
+	log "boot.sh: QEMU_TCG must be single or multi"
+	exit 2
+	;;
+esac
 # shellcheck disable=SC2206
 [ -n "${QEMU_EXTRA:-}" ] && args+=($QEMU_EXTRA)
 

@@ -59,6 +59,11 @@
 #   E2E_ICOUNT=off    ignore "# icount:" headers: those tests run in the
 #                     ordinary boots, guest time following host time (to
 #                     see what -icount changes)
+#   E2E_TCG=multi|single  every boot with QEMU's multi-threaded TCG (one
+#                     host thread per vCPU) or its single-threaded one,
+#                     whatever the scripts' "# vcpus:" headers say (to see
+#                     what the threading changes); "# vcpus: parallel"
+#                     scripts then join the ordinary boots
 #   E2E_EXTRA=<dir>   more guest test scripts (*.sh) to ship and select from
 #                     (harness development; never needed by `make e2e`)
 #
@@ -108,6 +113,24 @@
 #                                          depend on the host's load); such
 #                                          tests get boots of their own,
 #                                          results "<mesh>+icount/..."
+#   # vcpus: parallel                      the script's checks need vCPUs
+#                                          that run at the same time (the
+#                                          model's race threads against a
+#                                          reader on another CPU): such
+#                                          scripts get boots of their own
+#                                          (same result names, log
+#                                          "<tag>-mttcg"), with QEMU's
+#                                          multi-threaded TCG. Every other
+#                                          boot runs single-threaded TCG:
+#                                          one host thread runs the vCPUs
+#                                          in turn, a vCPU that waits
+#                                          (WFE, YIELD) hands over at once,
+#                                          and a broadcast TLB flush never
+#                                          waits for a vCPU thread the host
+#                                          has not scheduled, so two such
+#                                          guests on two host cores do
+#                                          about 1.7 times the work of two
+#                                          multi-threaded ones
 #   # results: 4 + 3 * nmesh               REQUIRED: the number of result
 #                                          lines, an expression over the facts
 #                                          of the boot
@@ -119,7 +142,8 @@
 #   # skip: <glob>... if <expression>      these cases may print SKIP when
 #                                          the expression is true
 #
-# Every (kernel, fw, mesh, fault, numa, icount) with at least one test is
+# Every (kernel, fw, mesh, fault, numa, vcpus, icount) with at least one
+# test is
 # ONE boot; its
 # tests run in name order, each in a fresh sh, with the modules unloaded
 # and all CPUs put back online between them. The base initramfs is built
@@ -147,6 +171,11 @@ KERNELS=(${KERNEL:-$(kernel_series_all)})
 # shellcheck disable=SC2206
 FWS=(${FW:-dt acpi})
 TEST_TIMEOUT_DEFAULT=120
+case ${E2E_TCG:-} in '' | multi | single) ;; *)
+	log "e2e: E2E_TCG must be multi or single"
+	echo "e2e: 0 passed, 1 failed, 0 skipped"
+	exit 1 ;;
+esac
 # the debug kernel (KASAN, lockdep, kmemleak under TCG) is this many times
 # slower: its scripts' and boots' timeouts are scaled by it
 DEBUG_SLOWDOWN=${DEBUG_SLOWDOWN:-4}
@@ -424,6 +453,14 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 			log "e2e: $name: bad '# icount: $ic' header"
 			ic=bad
 		fi
+		pv=${HDR[vcpus]:-}
+		pv=${pv%% *}
+		case $pv in '' | parallel) ;; *)
+			log "e2e: $name: '# vcpus: $pv' unsupported (only parallel)"
+			pv=bad ;;
+		esac
+		[ -n "${E2E_TCG:-}" ] && [ "$pv" != bad ] && pv=
+		[ -n "$ic" ] && [ "$pv" = parallel ] && pv=bad
 		[[ $to =~ ^[0-9]+$ ]] || to=$TEST_TIMEOUT_DEFAULT
 		for k in "${KERNELS[@]}"; do
 			# shellcheck disable=SC2086
@@ -447,7 +484,7 @@ for d in $E2E_DIRS ${E2E_EXTRA:-}; do
 					tok=$to
 					[ "$k" = debug ] && tok=$((to * DEBUG_SLOWDOWN))
 					for flt in ${faults:-none}; do
-						key="$k|$fw|$mn|$flt|$nu|$ic"
+						key="$k|$fw|$mn|$flt|$nu|$pv|$ic"
 						GROUP[$key]="${GROUP[$key]:-} /e2e/$name.sh:$tok"
 						GTIME[$key]=$(( ${GTIME[$key]:-0} + tok ))
 					done
@@ -480,14 +517,15 @@ fi
 # ---- boots -----------------------------------------------------------------
 mapfile -t KEYS < <(
 	for key in "${!GROUP[@]}"; do
-		IFS='|' read -r k fw mn flt nu ic <<< "$key"
+		IFS='|' read -r k fw mn flt nu pv ic <<< "$key"
 		ki=0; for x in "${KERNELS[@]}"; do [ "$x" = "$k" ] && break; ki=$((ki + 1)); done
 		fi=0; for x in "${FWS[@]}"; do [ "$x" = "$fw" ] && break; fi=$((fi + 1)); done
-		printf '%d %d %s %s %s %s\t%s\n' "$ki" "$fi" "$mn" "$flt" "$nu" "$ic" "$key"
+		printf '%d %d %s %s %s %s %s\t%s\n' "$ki" "$fi" "$mn" "$flt" "$nu" "$pv" "$ic" "$key"
 	done | sort | cut -f2)
-# key_vars KEY: the boot's names (k fw mn flt nu ic label pre tag fwd tmo)
+# key_vars KEY: the boot's names (k fw mn flt nu pv ic label pre tag fwd
+# tmo)
 key_vars() {
-	IFS='|' read -r k fw mn flt nu ic <<< "$1"
+	IFS='|' read -r k fw mn flt nu pv ic <<< "$1"
 	label=$mn
 	[ "$flt" = none ] || label="$mn+$flt"
 	[ -z "$ic" ] || label="$label+icount"
@@ -495,6 +533,7 @@ key_vars() {
 	tag="$k-$fw-$label"
 	# a NUMA boot has its own firmware (DTB dumped with -numa) and files
 	[ -n "$nu" ] && tag="$tag-numa$nu"
+	[ "$pv" = parallel ] && tag="$tag-mttcg"
 	# firmware files per boot: boots may run at once (E2E_JOBS)
 	fwd="$RUN/fw-$tag"
 	tmo=$(( ${GTIME[$1]} + 90 ))
@@ -572,6 +611,12 @@ launch() {
 			echo "bad '# icount:' header" > "$RUN/$tag.why"
 			exit 0
 		fi
+		if [ "$pv" = bad ]; then
+			echo "bad '# vcpus:' header (or with '# icount:')" > "$RUN/$tag.why"
+			exit 0
+		fi
+		tcg=${E2E_TCG:-single}
+		[ "$pv" = parallel ] && tcg=multi
 		if ! why=$(NUMA=$nu prepare_fw "$fw" "${MESHFILE[$mn]}" "$fwd"); then
 			echo "$why" > "$RUN/$tag.why"
 			exit 0
@@ -583,7 +628,7 @@ launch() {
 			"$TEST_TIMEOUT_DEFAULT" "$@"
 		brc=0
 		KERNEL=$k FW=$fw INITRD=$initrd DTB="$fwd/virt.dtb" MEM_MB=$MEM_MB \
-			LOG="$RUN/$tag.log" NUMA=$nu LABEL="e2e $tag" TIMEOUT=$tmo \
+			LOG="$RUN/$tag.log" NUMA=$nu LABEL="e2e $tag" TIMEOUT=$tmo QEMU_TCG=$tcg \
 			QEMU_EXTRA="${QEMU_EXTRA:-}${ic:+ -icount $ic}" \
 			"$VM/boot.sh" || brc=$?
 		rm -f "$initrd"

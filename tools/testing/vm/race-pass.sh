@@ -67,6 +67,8 @@ for name in "$@"; do
 		echo '# SPDX-License-Identifier: GPL-2.0'
 		echo "# meshes:${meshes:- default}"
 		echo "# kernels: ${RACE_PASS_KERNELS:-7.2}"
+		# the race threads run on every CPU at once with the reader
+		echo "# vcpus: parallel"
 		[ -z "$(header "$src" fw)" ] || echo "# fw: $(header "$src" fw)"
 		[ -z "$(header "$src" timeout)" ] || echo "# timeout: $(header "$src" timeout)"
 		echo "# results: $(header "$src" results)"

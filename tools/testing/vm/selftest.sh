@@ -442,7 +442,7 @@ fi
 # (the caller's own selection, e.g. make check TESTS=..., must not leak in)
 list() {
 	env -u TESTS -u MESH -u MESH_SUBSET -u MESH_SUBSET_KEEP -u KERNEL -u FW \
-		-u E2E_PLAN -u E2E_EXTRA -u E2E_ICOUNT E2E_LIST=1 "$@" "$VM/e2e.sh" 2>/dev/null | sort
+		-u E2E_PLAN -u E2E_EXTRA -u E2E_ICOUNT -u E2E_TCG E2E_LIST=1 "$@" "$VM/e2e.sh" 2>/dev/null | sort
 }
 S="default two-mesh numa1"
 P="7.2/dt 6.12/dt=${S// /,} 5.10/acpi=${S// /,}"
@@ -483,8 +483,14 @@ for f in "$REPO"/tools/testing/e2e/[0-9]*.sh "$REPO"/tools/cmn-hnf/tests/guest/*
 		fi
 	done
 done
-if [ -z "$miss" ] &&
-   [ "$(grep -vc '^debug|' "$T/pool-debug")" = "$(wc -l < "$T/pool")" ]; then
+# (the other stages' boots, script by script, but for the fuzzer's)
+pairs() { # LIST: "<key> <script>" per script of a non-debug boot
+	grep -v '^debug|' "$1" | while read -r key _ scripts; do
+		for x in $scripts; do echo "$key ${x%:*}"; done
+	done | grep -v '/60-abuse-fuzz\.sh$' | sort
+}
+if [ -z "$miss" ] && [ -n "$(pairs "$T/pool")" ] &&
+   [ "$(pairs "$T/pool-debug")" = "$(pairs "$T/pool")" ]; then
 	ok pool/debug_every_script
 else
 	bad pool/debug_every_script "${miss:-the boots of the other stages changed}"
@@ -601,6 +607,44 @@ if [ "$nic" -gt 0 ] && [ -z "$miss" ]; then
 	ok pool/icount_own_boots
 else
 	bad pool/icount_own_boots "${miss:-no script has an '# icount:' header}"
+fi
+# "# vcpus: parallel": such a script boots only in boots of its own (key
+# field 6 "parallel", multi-threaded TCG), on every mesh it lists, and so
+# do the race pass's wrappers; with E2E_TCG=multi it joins the ordinary
+# boots and no boot is keyed parallel
+list KERNEL="7.2 6.12" FW=dt > "$T/pv-on"
+list KERNEL="7.2 6.12" FW=dt E2E_TCG=multi > "$T/pv-off"
+rp="$T/pv-race-pass"
+rm -rf "$rp"
+"$VM/race-pass.sh" "$rp" >/dev/null 2>&1 || true
+miss=
+npv=0
+pvs=
+for f in "$REPO"/tools/testing/e2e/[0-9]*.sh "$rp"/*.sh; do
+	[ -f "$f" ] || continue
+	sed -n '1,30p' "$f" | grep -q '^# vcpus: *parallel' || continue
+	n=$(basename "$f")
+	npv=$((npv + 1))
+	pvs="$pvs /e2e/$n"
+	case $f in "$rp"/*) continue ;; esac
+	c=$(grep -c "/$n:" "$T/pv-on" || true)
+	cp=$(awk -v n="/$n:" '{ split($1, k, "|") } k[6] == "parallel" && index($0, n)' "$T/pv-on" | wc -l)
+	[ "$c" -gt 0 ] && [ "$c" = "$cp" ] || miss="$miss $n: $cp of $c boots parallel;"
+	[ "$(grep -c "/$n:" "$T/pv-off")" = "$c" ] || miss="$miss $n: not on as many boots with E2E_TCG=multi;"
+done
+[ "$(find "$rp" -name '*-race.sh' 2>/dev/null | wc -l)" -gt 0 ] &&
+	[ "$(grep -l '^# vcpus: parallel' "$rp"/*-race.sh | wc -l)" = "$(find "$rp" -name '*-race.sh' | wc -l)" ] ||
+	miss="$miss a race-pass wrapper without '# vcpus: parallel';"
+# and no other script in those boots
+for t in $(awk '{ split($1, k, "|") } k[6] == "parallel"' "$T/pv-on" | cut -d' ' -f3-); do
+	case "$pvs " in *" ${t%:*} "*) ;; *) miss="$miss ${t%:*} in a parallel boot;" ;; esac
+done
+awk '{ split($1, k, "|") } k[6] != "" { bad = 1 } END { exit !bad }' "$T/pv-off" &&
+	miss="$miss a parallel boot under E2E_TCG=multi;"
+if [ "$npv" -gt 0 ] && [ -z "$miss" ]; then
+	ok pool/vcpus_parallel_own_boots
+else
+	bad pool/vcpus_parallel_own_boots "${miss:-no script has a '# vcpus: parallel' header}"
 fi
 # ---- DTC interrupts the guest's GIC can raise ----
 # meshgen.py's MAX_SPI must be the last SPI the GIC of the QEMU that boots
