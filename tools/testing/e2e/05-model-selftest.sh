@@ -21,8 +21,8 @@
 # the counters show with the model's ground truth and with arithmetic done
 # here. Part of `make e2e`; alone:
 #   TESTS=05-model-selftest MESH=default tools/testing/vm/e2e.sh
-# Works on any mesh: it uses mesh 0's first HN-F in DTC 0's domain and
-# DTC 0, with the addresses and expected values taken from the resolved
+# Works on any mesh: it uses mesh 0's first HN-F in DTC 0's domain (or
+# its first HN-F) and that HN-F's DTC, with the addresses and expected values taken from the resolved
 # mesh file and the CMN-600 address rule (Documentation/internals.rst).
 # shellcheck source=/dev/null
 . /e2e/lib.sh
@@ -37,9 +37,11 @@ truth() { # NODE EVENT OCC -> count
 		"$M/mesh0/truth"
 }
 
-# mesh 0 of the resolved file: "x y p d" of the first HN-F whose XP is in
+# mesh 0 of the resolved file: "x y p d" of its first HN-F whose XP is in
 # DTC 0's domain (the DTC on the XP, else a domain line or a node's
-# domain=, else 0), then "x y p d" of DTC 0 (lid 0, or the first dtc line)
+# domain=, else 0), or of its first HN-F when DTC 0's domain has none
+# (random:188016410); then "x y p d" of the DTC of that HN-F's domain, the
+# HN-F's port's connect type and that DTC's logical id
 mesh0() {
 	awk '
 		/^[ \t]*#/ { next }
@@ -55,19 +57,23 @@ mesh0() {
 			lid = nd++
 			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
 			dom[$3 " " $4] = lid
-			if (lid == 0) dtc = $3 " " $4 " " $5 " " $6
+			dtc[lid] = $3 " " $4 " " $5 " " $6
 		}
 		$1 == "node" && $2 == "hn-f" { h[nh++] = $3 " " $4 " " $5 " " $6 }
 		$1 == "port" { port[$2 " " $3 " " $4] = $5 }
 		END {
-			for (i = 0; i < nh; i++) {
+			k = 0
+			for (i = nh - 1; i >= 0; i--) {
 				split(h[i], f, " ")
-				if (dom[f[1] " " f[2]] + 0 == 0) { print h[i]; break }
+				if (dom[f[1] " " f[2]] + 0 == 0) k = i
 			}
-			print dtc
-			split(h[i], f, " ")
-			k = f[1] " " f[2] " " f[3]
-			print (k in port) ? port[k] : "hn-f"
+			split(h[k], f, " ")
+			d = dom[f[1] " " f[2]] + 0
+			print h[k]
+			print dtc[d]
+			p = f[1] " " f[2] " " f[3]
+			print (p in port) ? port[p] : "hn-f"
+			print d
 		}' "$CMN_MESH"
 }
 
@@ -93,6 +99,7 @@ hx=$1 hy=$2 hp=$3 hd=$4
 set -- $(sed -n 2p /tmp/self.mesh)
 dx=$1 dy=$2 dp=$3 dd=$4
 hconn=$(sed -n 3p /tmp/self.mesh)
+DL=$(sed -n 4p /tmp/self.mesh)
 X=$(mesh_opt 0 x)
 Y=$(mesh_opt 0 y)
 REV=$(lc_mesh_rev 0)
@@ -100,8 +107,8 @@ b=$(lc_coord_bits 0)
 nodes=$(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next } m == 1 && $1 == "node"' "$CMN_MESH" | wc -l)
 hnfs=$(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next } m == 1 && $1 == "node" && $2 == "hn-f"' "$CMN_MESH" | wc -l)
 dtcs=$(awk '/^[ \t]*#/ { next } $1 == "mesh" { m++; next } m == 1 && $1 == "node" && $2 == "dtc"' "$CMN_MESH" | wc -l)
-HN=$(printf '0x%x' $(( (hx << (3 + b)) | (hy << 3) | (hp << 2) | hd )))
-note "HN-F $HN at XP ($hx,$hy) port $hp device $hd ($hconn); DTC 0 at XP ($dx,$dy) port $dp device $dd"
+HN=$(lc_nodeid "$b" "$hx" "$hy" "$hp" "$hd")
+note "HN-F $HN at XP ($hx,$hy) port $hp device $hd ($hconn); its DTC, dtc$DL, at XP ($dx,$dy) port $dp device $dd"
 # another node id, of no HN-F of the mesh
 BADN=
 for id in 0x7 0x3 0xf 0x1ff 0x99; do
@@ -211,10 +218,10 @@ check_eq pmovsr_w1c "$(rd $((DTC + 0x2118))) $(rd $((DTC + 0x2120)))" "0 0"
 wr $((DTC + 0x2100)) $((1 | 1 << 6))
 wr $((DTC + 0x2040)) $(((1 << 40) - 10))
 dmesg -c > /dev/null
-expect_kmsg "dtc0: overflow 0x100 not cleared within"
+expect_kmsg "dtc$DL: overflow 0x100 not cleared within"
 echo 20 > "$M/step"
-check_eq irq_raised "$(model_irqs 0 0) $(model_irqs 0)" "1 1"
-if dmesg | grep -q "dtc0: overflow 0x100 not cleared"; then
+check_eq irq_raised "$(model_irqs 0 "$DL") $(model_irqs 0)" "1 1"
+if dmesg | grep -q "dtc$DL: overflow 0x100 not cleared"; then
 	pass irq_timeout_logged
 else
 	fail irq_timeout_logged "$(dmesg | tail -n 3)"

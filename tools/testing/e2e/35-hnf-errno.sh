@@ -99,7 +99,7 @@ b=$(lc_coord_bits 0)
 dtc=$(awk -v want=0 '/^[ \t]*#/ { next } $1 == "mesh" { m++; next }
 	m == 1 && $1 == "node" && $2 == "dtc" { print $3, $4, $5, $6; exit }' /etc/cmn/mesh)
 set -- $dtc
-dtcid=$(printf '0x%x' $(( ($1 << (3 + b)) | ($2 << 3) | ($3 << 2) | $4 )))
+dtcid=$(lc_nodeid "$b" "$1" "$2" "$3" "$4")
 # (a DTC and an HN-F never share a port and device, so never a node id)
 expect nodeid_dtc "EINVAL 0" "$P:$(printf '0x%x' $(( 0x1001 | (dtcid << 16) )))"
 unused=

@@ -18,8 +18,11 @@
 #                           count after 100 ms without one, so it is only
 #                           shown)
 #   spurious/counts         counting is still exact afterwards
-#   irqoff/reasserted       DTC0's line is disabled for 300 ms (disable_irq()
-#                           and enable_irq(), as a migration does) while one
+#   irqoff/reasserted       the line of DTC0, or of the first HN-F's DTC
+#                           when DTC0's domain has no HN-F
+#                           (random:188016410), is disabled for 300 ms
+#                           (disable_irq() and enable_irq(), as a migration
+#                           does) while one
 #                           event wraps its global counters at every tick of
 #                           the free clock: a flag raised meanwhile is a
 #                           level, so the enable makes the interrupt pending
@@ -118,14 +121,16 @@ AL=sf_evictions
 EV=$(lc_alias "$P" $AL | cut -d' ' -f1)
 lc_rate 0 "node=* event=$EV rate=4294967295"
 echo 100000 > "$LC_M/freq_mhz"
+# a DTC whose counters the event uses: DTC0, else the first HN-F's
+D=$(lc_hnf_domains 0 | awk '$2 == 0 { z = 1 } NR == 1 { d = $2 } END { print z ? 0 : d }')
 lc_totals 0 "$LC_TMP/t0"
 cmn-perf run -D "$P:$EV" -- "echo 'free constant' > $LC_M/clock; sleep 0.3
-	echo 'off dtc=0 ms=300' > $LC_M/mesh0/irq_fault; sleep 0.3
+	echo 'off dtc=$D ms=300' > $LC_M/mesh0/irq_fault; sleep 0.3
 	echo manual > $LC_M/clock; sleep 0.2
 	cat $LC_M/mesh0/counters > $LC_TMP/ctrs; cat $LC_M/mesh0/irq_fault > $LC_TMP/if" \
 	> "$LC_TMP/run.out" 2>&1
 lc_totals 0 "$LC_TMP/t1"
-l=$(grep '^dtc0 ' "$LC_TMP/if")
+l=$(grep "^dtc$D " "$LC_TMP/if")
 note "irqoff: $l; count: $(tr '\n' ';' < "$LC_TMP/run.out")"
 case $l in
 *" offs=1 "*) check_range irqoff/reasserted "$(echo "$l" | sed -n 's/.* reasserts=\([0-9]*\).*/\1/p')" 1 1000000 ;;

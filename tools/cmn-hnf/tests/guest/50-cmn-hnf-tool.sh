@@ -5,7 +5,7 @@
 # subset-fw: dt
 # timeout: 300
 # results: 16 + 16 * nmesh
-# skip: tool/stat/* tool/events/* tool/mux/perf_zero tool/top/map_cells if max(m.hnf_xp_max for m in mesh) > 1
+# skip: tool/stat/* tool/events/* tool/mux/perf_zero tool/top/map_cells tool/top/ranking if max(m.hnf_xp_max for m in mesh) > 1
 # skip: tool/print_perf if max(m.hnf_xp_max for m in mesh) > 2
 # skip: tool/mux/slc_miss_rate/* tool/mux/pocq_avg_latency/* if max(m.hnf_xp_max for m in mesh) > 2
 # names: model_load driver_load tool/check tool/topo/device tool/stat/slc_miss_rate/total
@@ -350,9 +350,19 @@ done
 cells=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^  y=|^      \|/' /tmp/top.txt |
 	sed 's/|[^|]*$/|/' | grep -o '[0-9][0-9]*\.[0-9][0-9]*' | wc -l)
 fits tool/top/map_cells && check_eq tool/top/map_cells "$cells" "$n"
-# the first of the ranking ("1 m0  H3  0x30 (1,2)  20.05", any mesh), under the maps
+# the first of the ranking ("1 m0  H3  0x30 (1,2)  20.05", any mesh), under the
+# maps, unless top says its events ran only part of the time ("running
+# 27%!": more than one HN-F per XP, whose events cannot all count at once),
+# an estimate over rotated slices (random:188016409, four HN-Fs on an XP:
+# 20.65)
 v=$(awk '/^cmn-hnf top/ { f++ } f == 2 && / 1 m[0-9]+ +H[0-9]+ / { print $NF; exit }' /tmp/top.txt)
-near tool/top/ranking "$v" 20 0.02
+run=$(awk '/^cmn-hnf top/ { f++ } f == 2 && /^cmn-hnf top/ && match($0, /running [0-9]+%!/) {
+	print substr($0, RSTART, RLENGTH); exit }' /tmp/top.txt)
+if [ -n "$run" ]; then
+	skip tool/top/ranking "top's events rotated ($run): the ranking is an estimate over time slices"
+else
+	near tool/top/ranking "$v" 20 0.02
+fi
 
 # the command's exit status passes through
 cmn-hnf stat slc_miss_rate -- sh -c 'exit 3' > /dev/null 2>&1
