@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # meshes: default
-# vcpus: parallel
 # timeout: 240
 # results: 26
 # names: model_load rebase/wraps rebase/rotated rebase/exact/1 rebase/exact/2
