@@ -17,9 +17,6 @@
 # names: mesh1/armcmn/bynodeid/hnf_cache_miss@0x* mesh1/armcmn/bynodeid/hnf_qos_pocq_occupancy_write@0x* mesh1/armcmn/wrap_node/hnf_cache_miss@0x* if nmesh > 1 and mesh[1].hnfs > mesh[1].armcmn_misplaced + mesh[1].armcmn_dtcbug
 # names: mesh1/armcmn_bug_multidtc_bynodeid/hnf_cache_miss@0x* if nmesh > 1 and mesh[1].armcmn_dtcbug > 0
 # names: mesh[2-9]/* if nmesh > 2
-# skip: armcmn_bug_2x2_nodeid/* if mesh[0].armcmn_oob > 0
-# skip: mesh1/armcmn_bug_2x2_nodeid/* if nmesh > 1 and mesh[1].armcmn_oob > 0
-# skip: mesh[2-9]/armcmn_bug_2x2_nodeid/* if any(m.armcmn_oob > 0 and m.index > 1 for m in mesh)
 #
 # Cross-check of the model with Debian's stock arm-cmn driver (an
 # independent implementation of the same hardware), on every mesh of the
@@ -47,9 +44,7 @@
 #                                  XP, whose DTM then counts a port/device
 #                                  slot nothing feeds: 0 for each such node
 #                                  (bynodeid), the truth of the others
-#                                  (aggregated); SKIP where arm-cmn puts
-#                                  an HN-F past its XP array (X=1 of a
-#                                  2x1 mesh: xps[2] of 2), undefined
+#                                  (aggregated)
 #   armcmn_bug_multidtc_bynodeid   bynodeid on an HN-F sharing an XP with DTC
 #                                  n>0 (6.1, 6.12; 5.10 and 7.2 count every
 #                                  event on every DTC): arm-cmn pairs its
@@ -127,24 +122,12 @@ while [ $m -lt "$(mesh_count)" ]; do
 		# 32-bit global counter wrap, aggregated
 		lc_wrap_check "${pre}armcmn/wrap" "$P" $m hnf_cache_miss 1
 	else
-		# HN-Fs it decodes past its XP array (xps[2] of a 2x1 mesh):
-		# their DTM is whatever memory follows, undefined
-		oob=" $(lc_armcmn_oob $m | tr '\n' ' ')"
-		why="arm-cmn decodes HN-F(s)$oob past its XP array: what it counts is undefined"
 		# aggregated: the truth of the HN-Fs it places right
-		if [ "$oob" != " " ]; then
-			skip "${pre}armcmn_bug_2x2_nodeid/hnf_cache_miss" "$why"
-		else
-			LC_PREDICT=lc_armcmn_pred_good LC_ARMCMN_MESH=$m LC_ARMCMN_BAD=$misplaced \
-				lc_batch_check "${pre}armcmn_bug_2x2_nodeid" "$P" $m $N \
-				"$P/hnf_cache_miss/|hnf_cache_miss|*"
-		fi
+		LC_PREDICT=lc_armcmn_pred_good LC_ARMCMN_MESH=$m LC_ARMCMN_BAD=$misplaced \
+			lc_batch_check "${pre}armcmn_bug_2x2_nodeid" "$P" $m $N \
+			"$P/hnf_cache_miss/|hnf_cache_miss|*"
 		# bynodeid on a misplaced HN-F: 0
 		for n in $misplaced; do
-			case "$oob " in *" $n "*)
-				skip "${pre}armcmn_bug_2x2_nodeid/hnf_cache_miss@$n" "$why"
-				continue ;;
-			esac
 			LC_PREDICT=lc_armcmn_pred_zero lc_batch_check "${pre}armcmn_bug_2x2_nodeid" \
 				"$P" $m $N "$P/hnf_cache_miss,bynodeid=1,nodeid=$n/|hnf_cache_miss|$n"
 		done

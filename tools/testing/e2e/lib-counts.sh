@@ -818,23 +818,6 @@ lc_armcmn_decode() {
 	echo "$((__x * (__xp & ((1 << __ab) - 1)) + (__xp >> __ab))) $((($2 >> 2) & ((1 << __pb) - 1))) $(($2 & 3))"
 }
 
-# lc_armcmn_oob MESH: HN-F node ids that upstream arm-cmn decodes to an
-# XP index past its XP array (an HN-F at X=1 of a 2x1 mesh, 2-bit node id
-# coordinates, read with one bit: xps[2] of 2). arm-cmn then reads memory
-# after its XPs for the node's DTM: what it counts there is undefined, so a
-# check of the stock driver that involves such a node SKIPs (manifest fact
-# armcmn_oob).
-lc_armcmn_oob() {
-	local __id __ab __n
-	__n=$(( $(lc_info "$1" x) * $(lc_info "$1" y) ))
-	__ab=${LC_ARMCMN_BITS:-$(lc_armcmn_bits "$1")}
-	for __id in $(lc_hnfs "$1"); do
-		# shellcheck disable=SC2046 # word splitting wanted
-		set -- "$1" $(lc_armcmn_decode "$1" "$__id" "$__ab")
-		[ "$2" -lt "$__n" ] || echo "$__id"
-	done
-}
-
 # lc_armcmn_misplaced MESH: HN-F node ids that upstream arm-cmn attributes to
 # another XP than the one they are on (its XP index, lc_armcmn_decode,
 # against the CMN-600 rule). Nothing on 1x1 (arm-cmn has a special case

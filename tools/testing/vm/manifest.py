@@ -159,10 +159,6 @@ def mesh_facts(i, m, kernel, aliases):
         return c
     ab = armcmn_bits(kernel, x, y)
     misplaced = misplaced_with(ab)
-    # HN-Fs whose node id upstream arm-cmn decodes past its XP array
-    # (xps[2] of a 2x1 mesh): what it then counts is undefined
-    armcmn_oob = sum(1 for n in hnf
-                     if armcmn_decode(nodeid(n["x"], n["y"], n), ab)[0] >= x * y)
 
     def mismatch():
         """What the stock arm-cmn makes of the node id the model's
@@ -221,7 +217,6 @@ def mesh_facts(i, m, kernel, aliases):
         dtc_hnfs=sum(1 for n in hnf if dtc_lid.get((n["x"], n["y"]), 0) > 0),
         dev23=sum(1 for n in hnf if n["d"] >= 2),
         armcmn_bits=ab, armcmn_misplaced=misplaced, mismatch_armcmn=mismatch(),
-        armcmn_oob=armcmn_oob,
         # the HN-Fs upstream's fls((x - 1) | (y - 1)) rule misplaces,
         # whatever the kernel (30-hnf-counts counts them with our driver)
         fls_misplaced=misplaced_with(fls((x - 1) | (y - 1))),
