@@ -234,7 +234,11 @@ check_eq tool/per_hnf/rows "$rc:$rows" "0:$want"
 # HN-F has a value in at least one interval
 bad=$(awk -F, 'NR > 1 && $7 == "slc_miss_rate" {
 		k = $3 "/" $4
-		if ($10 + 0 == 0 && $8 == "") { seen[k] += 0; next }
+		if ($10 + 0 == 0) {
+			if ($8 != "") print k "=" $8 "@0%(guessed)"
+			seen[k] += 0
+			next
+		}
 		if ($8 == "" || $8 < 24.99 || $8 > 25.01) print k "=" $8 "@" $10 "%"
 		else seen[k] = 1
 	}
