@@ -21,9 +21,10 @@
 # the counters show with the model's ground truth and with arithmetic done
 # here. Part of `make e2e`; alone:
 #   TESTS=05-model-selftest MESH=default tools/testing/vm/e2e.sh
-# Works on any mesh: it uses mesh 0's first HN-F in DTC 0's domain (or
-# its first HN-F) and that HN-F's DTC, with the addresses and expected values taken from the resolved
-# mesh file and the CMN-600 address rule (Documentation/internals.rst).
+# Works on any mesh: it uses mesh 0's HN-F that lc_hnf_home chooses (the
+# first in DTC 0's domain, else the first) and that HN-F's DTC, with the
+# addresses and expected values taken from the resolved mesh file and the
+# CMN-600 address rule (Documentation/internals.rst).
 # shellcheck source=/dev/null
 . /e2e/lib.sh
 . /e2e/lib-counts.sh
@@ -37,13 +38,11 @@ truth() { # NODE EVENT OCC -> count
 		"$M/mesh0/truth"
 }
 
-# mesh 0 of the resolved file: "x y p d" of its first HN-F whose XP is in
-# DTC 0's domain (the DTC on the XP, else a domain line or a node's
-# domain=, else 0), or of its first HN-F when DTC 0's domain has none
-# (random:188016410); then "x y p d" of the DTC of that HN-F's domain, the
-# HN-F's port's connect type and that DTC's logical id
+# mesh 0 of the resolved file: "x y p d" of the HN-F lc_hnf_home chooses
+# (the first HN-F in its domain), then "x y p d" of the DTC of
+# that domain, the HN-F's port's connect type and that DTC's logical id
 mesh0() {
-	awk '
+	awk -v want="$(lc_hnf_home 0 | cut -d' ' -f2)" '
 		/^[ \t]*#/ { next }
 		{ sub(/#.*/, "") }
 		$1 == "mesh" { m++; next }
@@ -65,7 +64,7 @@ mesh0() {
 			k = 0
 			for (i = nh - 1; i >= 0; i--) {
 				split(h[i], f, " ")
-				if (dom[f[1] " " f[2]] + 0 == 0) k = i
+				if (dom[f[1] " " f[2]] + 0 == want) k = i
 			}
 			split(h[k], f, " ")
 			d = dom[f[1] " " f[2]] + 0

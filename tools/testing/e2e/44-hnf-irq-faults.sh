@@ -121,8 +121,8 @@ AL=sf_evictions
 EV=$(lc_alias "$P" $AL | cut -d' ' -f1)
 lc_rate 0 "node=* event=$EV rate=4294967295"
 echo 100000 > "$LC_M/freq_mhz"
-# a DTC whose counters the event uses: DTC0, else the first HN-F's
-D=$(lc_hnf_domains 0 | awk '$2 == 0 { z = 1 } NR == 1 { d = $2 } END { print z ? 0 : d }')
+# a DTC whose counters the event uses: that of lc_hnf_home's HN-F
+D=$(lc_hnf_home 0 | cut -d' ' -f2)
 lc_totals 0 "$LC_TMP/t0"
 cmn-perf run -D "$P:$EV" -- "echo 'free constant' > $LC_M/clock; sleep 0.3
 	echo 'off dtc=$D ms=300' > $LC_M/mesh0/irq_fault; sleep 0.3

@@ -445,7 +445,18 @@ lc_batch_check() {
 		__got='' __unit='' __pct=''
 		read -r __got __unit __pct <&7
 		__got=${__got:-NA} __unit=${__unit:--} __pct=${__pct:--}
-		case $__got in NA) lc_fail "$__nm" "not counted: $(grep -v '^#' "$__out" | sed -n "${__i}p")"; continue ;; esac
+		case $__got in NA)
+			# not counted: right only where a known bug predicts it
+			# (the predictor, given NA, prints NA or not)
+			if [ -n "${LC_PREDICT:-}" ] &&
+			   [ "$("$LC_PREDICT" NA "$LC_TMP/t0" "$LC_TMP/t1" - - "$__nd")" = NA ]; then
+				note "$__nm: not counted, as $LC_PREDICT predicts"
+				lc_pass "$__nm"
+			else
+				lc_fail "$__nm" "not counted: $(grep -v '^#' "$__out" | sed -n "${__i}p")"
+			fi
+			continue ;;
+		esac
 		case $__pct in 100.00|-) ;; *) lc_fail "$__nm" "multiplexed ($__pct%), count $__got"; continue ;; esac
 		# shellcheck disable=SC2046 # word splitting wanted
 		set -- $(lc_alias "$__pmu" "$__al")
@@ -596,9 +607,20 @@ lc_armcmn_pred_zero() { echo 0; }
 
 # lc_armcmn_pred_good TRUTH T0 T1 EVENTID OCCUPID '*': aggregated count on a
 # mesh where arm-cmn misplaces some HN-Fs: the truth of the other HN-Fs
-# (LC_ARMCMN_BAD: the misplaced node ids), each misplaced one adding 0.
+# (LC_ARMCMN_BAD: the misplaced node ids), each misplaced one adding 0;
+# NA (perf: "<not counted>") where the event needs more than the four
+# counters of one DTM (lc_armcmn_dtm_load). Given TRUTH NA (the count was
+# not counted), it prints only NA or "counted".
 lc_armcmn_pred_good() {
 	local __s=0 __nd __a __b
+	if [ "$(lc_armcmn_dtm_load "${LC_ARMCMN_MESH:-0}")" -gt 4 ]; then
+		echo NA
+		return
+	fi
+	if [ "$1" = NA ]; then
+		echo counted
+		return
+	fi
 	for __nd in $(lc_hnfs "${LC_ARMCMN_MESH:-0}"); do
 		case " $LC_ARMCMN_BAD " in *" $__nd "*) continue ;; esac
 		__a=$(lc_snap_sum "$2" "$4" "$5" "$__nd")
@@ -765,6 +787,15 @@ lc_hnf_domains() {
 		}' "$CMN_MESH"
 }
 
+# lc_hnf_home MESH: "nodeid domain" of the HN-F that checks of one HN-F and
+# its DTC use: the first HN-F in DTC 0's domain, else (a mesh may have none
+# there, random:188016410) the first HN-F
+lc_hnf_home() {
+	lc_hnf_domains "$1" |
+		awk 'NR == 1 { a = $1 " " $2 } $2 == 0 && !z { z = $1 " " $2 }
+		     END { print z ? z : a }'
+}
+
 # lc_fls V: index of the most significant set bit, 1-based (0 for 0)
 lc_fls() {
 	local __v=$1 __n=0
@@ -816,6 +847,26 @@ lc_armcmn_decode() {
 	fi
 	__xp=$(($2 >> (__pb + 2)))
 	echo "$((__x * (__xp & ((1 << __ab) - 1)) + (__xp >> __ab))) $((($2 >> 2) & ((1 << __pb) - 1))) $(($2 & 3))"
+}
+
+# lc_armcmn_dtm_load MESH: the most counters one aggregated HN-F event takes
+# on one DTM under upstream arm-cmn. It gives each node the DTM of the XP its
+# node id decodes to (lc_armcmn_decode). An index past its XP array (an HN-F
+# with X=1 read with one coordinate bit, 2x1 and 2x2) lands in its node
+# array, sorted by type, on a node of a type after the XP's that it has not
+# set up yet: DTM 0, the DTM of XP (0,0), the first the root lists
+# (6.12.118 arm-cmn.c:2174-2191 sort, then dn->dtm = xp->dtm; types
+# :247-272; the same in 6.1.192 and 7.2.13). More than four
+# (CMN_DTM_NUM_COUNTERS) and arm_cmn_event_add() fails with ENOSPC every
+# time: the event never runs.
+lc_armcmn_dtm_load() {
+	local __n __id
+	__n=$(( $(lc_info "$1" x) * $(lc_info "$1" y) ))
+	for __id in $(lc_hnfs "$1"); do
+		# shellcheck disable=SC2046 # word splitting wanted
+		set -- "$1" $(lc_armcmn_decode "$1" "$__id")
+		if [ "$2" -lt "$__n" ]; then echo "$2"; else echo 0; fi
+	done | sort | uniq -c | awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }'
 }
 
 # lc_armcmn_misplaced MESH: HN-F node ids that upstream arm-cmn attributes to
