@@ -26,7 +26,11 @@
 #                           event wraps its global counters at every tick of
 #                           the free clock: a flag raised meanwhile is a
 #                           level, so the enable makes the interrupt pending
-#                           again (the model's irq_fault reasserts > 0)
+#                           again (the model's irq_fault reasserts > 0,
+#                           summed over the DTCs on that line: on a shared
+#                           line another DTC's flag may come first, and the
+#                           model counts nothing more until it is served,
+#                           random:188016417)
 #   irqoff/pmovsr           ... the handler served it: with the clock
 #                           stopped, every DTC's pmovsr reads clear
 #   irqoff/exact            ... and the event, disabled and read, counted
@@ -133,7 +137,11 @@ lc_totals 0 "$LC_TMP/t1"
 l=$(grep "^dtc$D " "$LC_TMP/if")
 note "irqoff: $l; count: $(tr '\n' ';' < "$LC_TMP/run.out")"
 case $l in
-*" offs=1 "*) check_range irqoff/reasserted "$(echo "$l" | sed -n 's/.* reasserts=\([0-9]*\).*/\1/p')" 1 1000000 ;;
+*" offs=1 "*)
+	# the reasserts of every DTC on that line
+	q=$(echo "$l" | sed -n 's/.* \(irq=[^ ]*\) .*/\1/p')
+	check_range irqoff/reasserted "$(awk -v q="$q" '$2 == q {
+		sub(/.* reasserts=/, ""); s += $1 } END { print s + 0 }' "$LC_TMP/if")" 1 1000000 ;;
 *) fail irqoff/reasserted "the line was not disabled once: $l" ;;
 esac
 check_eq irqoff/pmovsr "$(lc_flags_set "$LC_TMP/ctrs")" none
