@@ -45,8 +45,8 @@
 # E2E_PLAN), so the two cores stay busy to the end instead of idling behind
 # each stage's longest boot. The pool starts at once in the background
 # (after the guests' downloads): CHECK_E2E_EARLY_JOBS guests (default 2)
-# beside the other stages, then CHECK_E2E_JOBS guests; its output is shown once the other stages are
-# done. Each e2e stage still gets its own result lines
+# beside the other stages, then CHECK_E2E_JOBS guests; its output is shown
+# once the other stages are done. Each e2e stage still gets its own result lines
 # (e2e/<kernel>/<fw>/...), time (the seconds during which at least one of
 # its guests ran), host CPU seconds and verdict.
 #
@@ -78,7 +78,8 @@
 # default 2: one guest keeps one core busy, and the host has two),
 # CHECK_E2E_EARLY_JOBS (guests at once while other stages run, default 2:
 # single-threaded guests and the other stages share the two cores better
-# than one guest beside them; measured: make check 2414 s against 2532 s),
+# than one guest beside them; measured: make check 2414 s with 2 at
+# c2f7fec, 2532 s with 1 at e759ea1, which differs in test scripts only),
 # CHECK_RACE_PASS (default 1: the e2e stage of the first of CHECK_KERNELS
 # also runs the count tests again with the model in race mode, on both
 # firmwares, their results named race/...: tools/testing/vm/race-pass.sh),

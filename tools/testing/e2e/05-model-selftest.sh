@@ -39,40 +39,31 @@ truth() { # NODE EVENT OCC -> count
 }
 
 # mesh 0 of the resolved file: "x y p d" of the HN-F lc_hnf_home chooses
-# (the first HN-F in its domain), then "x y p d" of the DTC of
-# that domain, the HN-F's port's connect type and that DTC's logical id
+# (node id rule: lc_xp_of, then port and device), "x y p d" of the DTC of
+# its domain, the HN-F's port's connect type and that DTC's logical id
 mesh0() {
-	awk -v want="$(lc_hnf_home 0 | cut -d' ' -f2)" '
+	# shellcheck disable=SC2046 # word splitting wanted
+	set -- $(lc_hnf_home 0)
+	# shellcheck disable=SC2046 # word splitting wanted
+	set -- "$2" $(lc_xp_of 0 "$1") $((($1 >> 2) & 1)) $(($1 & 3))
+	awk -v dl="$1" -v h="$2 $3 $4 $5" '
 		/^[ \t]*#/ { next }
 		{ sub(/#.*/, "") }
 		$1 == "mesh" { m++; next }
 		m != 1 { next }
-		$1 == "domain" { dom[$2 " " $3] = $4 }
-		$1 == "node" {
-			for (i = 7; i <= NF; i++)
-				if ($i ~ /^domain=/) dom[$3 " " $4] = substr($i, 8)
-		}
 		$1 == "node" && $2 == "dtc" {
 			lid = nd++
 			for (i = 7; i <= NF; i++) if ($i ~ /^lid=/) lid = substr($i, 5)
-			dom[$3 " " $4] = lid
-			dtc[lid] = $3 " " $4 " " $5 " " $6
+			if (lid == dl) dtc = $3 " " $4 " " $5 " " $6
 		}
-		$1 == "node" && $2 == "hn-f" { h[nh++] = $3 " " $4 " " $5 " " $6 }
 		$1 == "port" { port[$2 " " $3 " " $4] = $5 }
 		END {
-			k = 0
-			for (i = nh - 1; i >= 0; i--) {
-				split(h[i], f, " ")
-				if (dom[f[1] " " f[2]] + 0 == want) k = i
-			}
-			split(h[k], f, " ")
-			d = dom[f[1] " " f[2]] + 0
-			print h[k]
-			print dtc[d]
+			split(h, f, " ")
 			p = f[1] " " f[2] " " f[3]
+			print h
+			print dtc
 			print (p in port) ? port[p] : "hn-f"
-			print d
+			print dl
 		}' "$CMN_MESH"
 }
 

@@ -63,11 +63,16 @@ lc_hnfs() {
 # coordinates (lc_coord_bits)
 lc_nodeid() { printf '0x%x\n' $(( ($2 << (3 + $1)) | ($3 << 3) | ($4 << 2) | $5 )); }
 
+# lc_most: how many times the line seen most often on stdin occurs (0 for
+# no input)
+lc_most() {
+	sort | uniq -c | awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }'
+}
+
 # The largest number of HN-Fs on one XP (lc_xp_of).
 lc_hnfs_per_xp_max() {
 	local __id
-	lc_hnfs "$1" | while read -r __id; do lc_xp_of "$1" "$__id"; done |
-		sort | uniq -c | awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }'
+	lc_hnfs "$1" | while read -r __id; do lc_xp_of "$1" "$__id"; done | lc_most
 }
 
 # lc_hnf_fewest MESH: "Q N", an HN-F N on an XP with the fewest HN-Fs (Q)
@@ -860,13 +865,14 @@ lc_armcmn_decode() {
 # (CMN_DTM_NUM_COUNTERS) and arm_cmn_event_add() fails with ENOSPC every
 # time: the event never runs.
 lc_armcmn_dtm_load() {
-	local __n __id
+	local __n __id __ab
 	__n=$(( $(lc_info "$1" x) * $(lc_info "$1" y) ))
+	__ab=$(lc_armcmn_bits "$1")
 	for __id in $(lc_hnfs "$1"); do
 		# shellcheck disable=SC2046 # word splitting wanted
-		set -- "$1" $(lc_armcmn_decode "$1" "$__id")
+		set -- "$1" $(lc_armcmn_decode "$1" "$__id" "$__ab")
 		if [ "$2" -lt "$__n" ]; then echo "$2"; else echo 0; fi
-	done | sort | uniq -c | awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }'
+	done | lc_most
 }
 
 # lc_armcmn_misplaced MESH: HN-F node ids that upstream arm-cmn attributes to
