@@ -260,6 +260,18 @@ static void cmn_hnf_test_counter_acc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, acc.carries, 0ULL);
 	acc.carries = BIT_ULL(40);
 	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, 4), BIT_ULL(56) - 1);
+
+	/*
+	 * A whole period with the global counter back at the value it had:
+	 * the sample misses the period and its DTM counters are lower, so it
+	 * is below the high mark; the period, once counted into the carries,
+	 * brings the same sample to the exact count: 2^48 - 0x10000, not 2^48.
+	 */
+	cmn_hnf_acc_init(&acc, 4 * 0x4937);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, 4 * 0x0937), 0ULL);
+	acc.carries += BIT_ULL(32);
+	KUNIT_EXPECT_EQ(test, cmn_hnf_acc_update(&acc, 4 * 0x0937), BIT_ULL(48) - 0x10000);
+	KUNIT_EXPECT_EQ(test, acc.high, BIT_ULL(48) + 4 * 0x0937);
 }
 
 /*

@@ -418,9 +418,14 @@ static void cmn_hnf_stop_flags(struct cmn_hnf *cmn, struct perf_event *event)
 	if (idx == CMN_HNF_CYCLES) {
 		n *= CMN_HNF_CYCLES_PERIOD;
 	} else {
+		/*
+		 * The last read's sample, with the periods it missed: it may be
+		 * below @high (the counter back at the value of the read a
+		 * period before, its DTM counters lower), so the periods go into
+		 * the carries, never straight into @high.
+		 */
 		c->acc.carries += n * CMN_HNF_GLOBAL_PERIOD;
-		n <<= CMN_DT_PMEVCNT_WIDTH + CMN_DTM_PMEVCNT_WIDTH;
-		c->acc.high += n;
+		n = cmn_hnf_acc_update(&c->acc, cmn_hnf_local_sum(c, &cmn->sample));
 	}
 	local64_add(n, &event->count);
 }
