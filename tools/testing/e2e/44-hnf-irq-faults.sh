@@ -120,11 +120,7 @@ for d in $(sed -n 's/^dtc\([0-9]*\) .*/\1/p' "$LC_M/mesh0/irq_fault"); do
 done
 lc_batch_check spurious/counts $P 0 300000 "$P/slc_miss/|slc_miss|*" "$P/dtc_cycles/|dtc_cycles|*"
 
-lc_set_rates 0
-AL=sf_evictions
-EV=$(lc_alias "$P" $AL | cut -d' ' -f1)
-lc_rate 0 "node=* event=$EV rate=4294967295"
-echo 100000 > "$LC_M/freq_mhz"
+lc_fast_event 0 "$P"
 # a DTC whose counters the event uses: that of lc_hnf_home's HN-F
 D=$(lc_hnf_home 0 | cut -d' ' -f2)
 lc_totals 0 "$LC_TMP/t0"

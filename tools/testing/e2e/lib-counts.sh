@@ -181,6 +181,19 @@ lc_nmeshes() { find "$LC_M" -maxdepth 1 -name "mesh[0-9]*" | wc -l; }
 # lc_rate MESH "node=... event=... rate=..."
 lc_rate() { echo "$2" > "$LC_M/mesh$1/rate"; }
 
+# lc_fast_event MESH PMU: every other source of MESH stopped, sf_evictions
+# (from the alias list) at 4294967295 events per 1000 cycles on every HN-F
+# and the clock at 100 GHz: its global counter goes round (2^48 events) in
+# 0.66 ms with one HN-F, less with more, so every 1 ms tick of the free
+# clock wraps it. Sets AL (the alias) and EV (its event id).
+lc_fast_event() {
+	lc_set_rates "$1"
+	AL=sf_evictions
+	EV=$(lc_alias "$2" $AL | cut -d' ' -f1)
+	lc_rate "$1" "node=* event=$EV rate=4294967295"
+	echo 100000 > "$LC_M/freq_mhz"
+}
+
 # A distinct rate (events per 1000 cycles) for every HN-F, event and
 # occupancy class, so that a count credited to the wrong node, event or
 # class cannot match the truth by accident. $2 (optional) multiplies.
