@@ -568,6 +568,21 @@ kernel_abi() {
 	echo "$abi"
 }
 
+# kunit_prebuilt DIR KREL KO...: DIR holds every KO (paths under DIR), each
+# built for kernel release KREL (the first word of its vermagic): prints
+# DIR; else (no DIR, a KO missing or built for another kernel) fails.
+kunit_prebuilt() {
+	local d=$1 krel=$2 k v
+	shift 2
+	[ -n "$d" ] || return 1
+	for k in "$@"; do
+		[ -f "$d/$k" ] || return 1
+		v=$(modinfo -F vermagic "$d/$k" 2>/dev/null) || return 1
+		[ "${v%% *}" = "$krel" ] || return 1
+	done
+	echo "$d"
+}
+
 # KERNEL=debug: the project's own arm64 debug kernel (linux-source-6.12
 # with KASAN, lockdep, kmemleak, debug objects; tools/testing/kunit/
 # build-kernel.sh, the same kernel as make kunit). Its userspace is the

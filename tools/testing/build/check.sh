@@ -330,6 +330,15 @@ e2e_pool_wait() {
 	done
 }
 
+# lint_modules NAME: the tree lint built against KUnit kernel NAME in this
+# run, if that build passed (the kunit stages take its modules: the same
+# sources, and W=1 and sparse change no object); else nothing
+lint_modules() {
+	if grep -qx "PASS: lint/build-$1" "$RES/results.txt" 2>/dev/null; then
+		echo "$OUTD/lint-$1"
+	fi
+}
+
 T0=$(date +%s)
 ensure_host_packages
 # The e2e pool starts at once, beside the other stages (e2e_pool_start)
@@ -365,9 +374,11 @@ for st in $STAGES; do
 	pkg)
 		run_stage pkg "$TESTING/pkg/run.sh" ;;
 	kunit)
-		run_stage kunit "$TESTING/kunit/run.sh" ;;
+		run_stage kunit env KUNIT_MODULES="$(lint_modules debug-arm64)" \
+			"$TESTING/kunit/run.sh" ;;
 	kunit-7.2)
-		run_stage kunit-7.2 env KUNIT_KERNEL=7.2 "$TESTING/kunit/run.sh" ;;
+		run_stage kunit-7.2 env KUNIT_KERNEL=7.2 \
+			KUNIT_MODULES="$(lint_modules kunit-7.2-arm64)" "$TESTING/kunit/run.sh" ;;
 	e2e | e2e-debug | e2e-debug-lean)
 		# the pool runs in the background (e2e_pool_start)
 		;;

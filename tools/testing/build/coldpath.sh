@@ -31,6 +31,8 @@
 #   pkg-chroot            pkg_chroot (the package tests' chroots)
 #   e2e-plan              e2e.sh E2E_LIST=1 (the pool listing of selftest.sh)
 #                         and check.sh CHECK_LIST_PLAN=1
+#   kunit-modules         kunit_prebuilt: make kunit takes lint's modules
+#                         only when both were built for its kernel
 #   race/headers          a guest fetch and a header fetch of the same
 #                         kernel at once, the first download still being
 #                         written when the second stage starts (make
@@ -276,6 +278,29 @@ else
 	else
 		ok race/headers
 	fi
+fi
+
+# ---- make kunit's modules: those of lint's build in the same make check
+# when they were built for the KUnit kernel, else its own build (the first
+# time: no lint build; a lint build for another kernel or missing one)
+c="$T/kmods"
+KO1=drivers/perf/arm_cmn_hnf/arm_cmn_hnf.ko KO2=kunit/arm_cmn_hnf_kunit.ko
+fake_ko() { # FILE VERMAGIC: an object with a .modinfo vermagic, as modinfo reads it
+	mkdir -p "${1%/*}"
+	printf 'const char m[] __attribute__((section(".modinfo"), used)) = "vermagic=%s SMP aarch64";\n' \
+		"$2" | gcc -x c -c -o "$1" -
+}
+kp() { kunit_prebuilt "$1" 6.12.0-k "$KO1" "$KO2" 2>&1 || echo "(none)"; }
+fake_ko "$c/half/$KO1" "6.12.0-k"
+fake_ko "$c/other/$KO1" "6.12.0-k"
+fake_ko "$c/other/$KO2" "7.2.0-k"
+fake_ko "$c/good/$KO1" "6.12.0-k"
+fake_ko "$c/good/$KO2" "6.12.0-k"
+got="$(kp '')|$(kp "$c/none")|$(kp "$c/half")|$(kp "$c/other")|$(kp "$c/good")"
+if [ "$got" = "(none)|(none)|(none)|(none)|$c/good" ]; then
+	ok kunit-modules
+else
+	bad kunit-modules "kunit_prebuilt for no dir, a missing dir, one module, another kernel's, both: $got"
 fi
 
 exit $rc

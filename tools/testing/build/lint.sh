@@ -153,42 +153,65 @@ if ! skipping checkpatch; then
 	rm -rf "$CPD"
 	mkdir -p "$CPD"
 	rsync -a --exclude=.git "$REPO/" "$CPD/"
+	# Every file in one checkpatch run per job (its start is a good part of
+	# the cost of a small file): the --terse findings of file F are the
+	# lines "F:<line>: ...". The two version shims run on their own.
 	CPO="$CPD/.results"
 	mkdir -p "$CPO"
-	# checkpatch_one INDEX FILE: run checkpatch, keep output and status.
-	checkpatch_one() {
-		local extra=()
-		case $2 in
-		include/arm_cmn_hnf/compat.h | tools/testing/cmn600-model/kcompat.h)
-			extra=(--ignore LINUX_VERSION_CODE) ;;
-		esac
-		local st=0
+	declare -a cpfiles=()
+	for f in "${cfiles[@]}"; do
+		[ -f "$CPD/$f" ] && cpfiles+=("$f")
+	done
+	nj=${JOBS:-$(nproc)}
+	# checkpatch_run NAME [OPTION...] -- FILE...: one run, output and status kept
+	checkpatch_run() {
+		local name=$1 st=0
+		shift
+		local opts=()
+		while [ "$1" != -- ]; do opts+=("$1"); shift; done
+		shift
+		[ $# -gt 0 ] || return 0
 		(cd "$CPD" && perl "$CP" --strict --no-tree --terse --show-types \
-			"${extra[@]}" -f "$2") >"$CPO/$1.out" 2>&1 || st=$?
-		echo "$st" >"$CPO/$1.rc"
+			"${opts[@]}" -f "$@") >"$CPO/$name.out" 2>&1 || st=$?
+		echo "$st" >"$CPO/$name.rc"
 	}
 	bad=0
 	t0=$(date +%s)
-	for i in "${!cfiles[@]}"; do
-		[ -f "$CPD/${cfiles[$i]}" ] || continue
-		checkpatch_one "$i" "${cfiles[$i]}" &
-		while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-$(nproc)}" ]; do
-			wait -n || true
-		done
+	shims=() rest=()
+	for f in "${cpfiles[@]}"; do
+		case $f in
+		include/arm_cmn_hnf/compat.h | tools/testing/cmn600-model/kcompat.h) shims+=("$f") ;;
+		*) rest+=("$f") ;;
+		esac
+	done
+	checkpatch_run shims --ignore LINUX_VERSION_CODE -- "${shims[@]}" &
+	for ((j = 0; j < nj; j++)); do
+		part=()
+		for ((i = j; i < ${#rest[@]}; i += nj)); do part+=("${rest[$i]}"); done
+		checkpatch_run "part$j" -- "${part[@]}" &
 	done
 	wait
-	for i in "${!cfiles[@]}"; do
-		f=${cfiles[$i]}
-		[ -f "$CPD/$f" ] || continue
-		if [ ! -f "$CPO/$i.rc" ]; then
+	# the run each file was in
+	for f in "${cpfiles[@]}"; do
+		run=shims
+		for ((i = 0; i < ${#rest[@]}; i++)); do
+			[ "${rest[$i]}" = "$f" ] && run=part$((i % nj))
+		done
+		ef=${f//./\\.}
+		n=$(grep -cE "^$ef:[0-9]+: (ERROR|WARNING|CHECK):" "$CPO/$run.out" || true)
+		if [ ! -f "$CPO/$run.rc" ]; then
 			fail "checkpatch/$f" "checkpatch did not run"
-		elif [ "$(cat "$CPO/$i.rc")" = 0 ]; then
-			pass "checkpatch/$f"
-		else
-			grep -v '^total:' "$CPO/$i.out" | sed 's|^|  |'
-			fail "checkpatch/$f" \
-				"$(grep -cE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$CPO/$i.out") finding(s)"
+		elif [ "$n" -gt 0 ]; then
+			grep -E "^$ef:[0-9]+: " "$CPO/$run.out" | sed 's|^|  |'
+			fail "checkpatch/$f" "$n finding(s)"
 			bad=$((bad + 1))
+		elif [ "$(cat "$CPO/$run.rc")" != 0 ] &&
+		     ! grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$CPO/$run.out"; then
+			# a failed run with no finding of any file: checkpatch itself
+			fail "checkpatch/$f" "checkpatch exited $(cat "$CPO/$run.rc"): $(tail -n 2 "$CPO/$run.out" | tr '\n' ' ')"
+			bad=$((bad + 1))
+		else
+			pass "checkpatch/$f"
 		fi
 	done
 	printf '%-44s %8d s\n' "checkpatch ${#cfiles[@]} files, $bad bad" \
