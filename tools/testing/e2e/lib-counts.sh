@@ -517,7 +517,7 @@ lc_batch_check() {
 # HN-F); the cycles alias (the DTC's own counter) rides along in the first
 # run. Fewer runs: perf's start alone takes 0.3 s in the emulated guest.
 lc_all_aliases() {
-	local __pre __pmu __m __n __per __k __norm __occ __cyc __batch __nb __al
+	local __pre __pmu __m __n __per __k __norm __occ __cyc __batch __nb __al __it
 	__pre=$1 __pmu=$2 __m=$3 __n=$4
 	__per=$(lc_hnfs_per_xp_max "$__m")
 	[ "$__per" -ge 1 ] || __per=1
@@ -527,12 +527,13 @@ lc_all_aliases() {
 	for __al in $(lc_aliases "$__pmu" "$__m"); do
 		# shellcheck disable=SC2046 # word splitting wanted
 		set -- $(lc_alias "$__pmu" "$__al")
+		__it="$__pmu/$__al/|$__al|*"
 		if [ "$3" = 3 ]; then
-			__cyc="$__cyc $__pmu/$__al/|$__al|*"
+			__cyc="$__cyc $__it"
 		elif [ "$1" = 15 ]; then
-			__occ="$__occ $__pmu/$__al/|$__al|*"
+			__occ="$__occ $__it"
 		else
-			__norm="$__norm $__pmu/$__al/|$__al|*"
+			__norm="$__norm $__it"
 		fi
 	done
 	while [ -n "$__norm$__occ$__cyc" ]; do
